@@ -1,0 +1,1 @@
+"""Enrichment: derive titles, topics, summaries and links from works. Pure functions."""

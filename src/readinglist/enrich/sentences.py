@@ -1,0 +1,36 @@
+"""Sentence splitting and the contribution sentence of an abstract."""
+
+from __future__ import annotations
+
+import re
+
+_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
+_ABBREV = re.compile(r"\b(?:e\.g|i\.e|et al|etc|vs|Fig|cf)\.$")
+CONTRIBUTION = re.compile(
+    r"\b(?:we|this (?:paper|work|report|research)|our (?:approach|method|system|model|framework))\s+"
+    r"(?:\w+\s+){0,2}?(?:propose|present|introduce|develop|design|build|show|study|report|establish|characteri[sz]e|attempts?|integrates?)",
+    re.I,
+)
+BACKGROUND = re.compile(r"^(?:it is (?:a )?(?:challenging|difficult|important)|recent(?:ly)?|in recent years|over the past)", re.I)
+
+
+def split_sentences(text: str) -> list[str]:
+    parts: list[str] = []
+    for piece in _SPLIT.split(text.strip()):
+        if parts and _ABBREV.search(parts[-1]):
+            parts[-1] = f"{parts[-1]} {piece}"
+        else:
+            parts.append(piece)
+    return [p for p in parts if p]
+
+
+def contribution_sentence(text: str) -> str:
+    """The sentence stating what the paper does, else the first non-background one."""
+    sentences = split_sentences(text)
+    for sentence in sentences:
+        if CONTRIBUTION.search(sentence):
+            return sentence
+    for sentence in sentences:
+        if not BACKGROUND.match(sentence):
+            return sentence
+    return sentences[0] if sentences else ""

@@ -1,0 +1,80 @@
+"""The central model: immutable records that every pipeline stage reads and returns anew.
+
+A ``RawRecord`` is one record as a source dump states it. A ``Work`` is one paper
+as refs.bib stores it. ``Paper`` is a work after enrichment: everything a page shows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class SourceRef:
+    """Where a record came from: the dump file (relative to the repo), its line, its owner."""
+
+    file: str
+    line: int
+    owner: str = ""
+
+    def render(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+@dataclass(frozen=True)
+class RawRecord:
+    """One record exactly as a source dump gives it (text still raw, possibly LaTeX)."""
+
+    source: SourceRef
+    title: str = ""
+    authors: tuple[str, ...] = ()
+    et_al: bool = False
+    year: int | None = None
+    abstract: str = ""
+    categories: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Work:
+    """One paper in refs.bib. ``title_inferred`` marks a working title the tool derived."""
+
+    key: str
+    title: str
+    authors: tuple[str, ...] = ()
+    et_al: bool = False
+    year: int | None = None
+    abstract: str = ""
+    categories: tuple[str, ...] = ()
+    title_inferred: bool = False
+    eprint: str = ""
+    sources: tuple[SourceRef, ...] = ()
+    entry_type: str = "misc"
+    extra: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Link:
+    """A cross-link from one paper to another, with the reason shown to the reader."""
+
+    key: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A work with everything derived for its page."""
+
+    work: Work
+    slug: str
+    categories: tuple[str, ...]
+    categories_inferred: bool
+    topics: tuple[str, ...]
+    tldr: str
+    key_results: tuple[str, ...]
+    system: str = ""
+    versions: tuple[str, ...] = ()
+    related: tuple[Link, ...] = field(default_factory=tuple)
+
+    @property
+    def key(self) -> str:
+        return self.work.key

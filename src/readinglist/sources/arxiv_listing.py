@@ -1,0 +1,87 @@
+"""The arXiv listing shape: header lines, then blocks of year, title, abstract, category.
+
+Example block::
+
+    arXiv2020
+    DAPPLE: A Pipelined Data Parallel Approach for Training Large Models
+    It is a challenging task to train large DNN models ...
+    cs.DC↗
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import ReadingListError
+from ..model import RawRecord, SourceRef
+from .text import Line
+
+YEAR_LINE = re.compile(r"^arXiv\s*(\d{4})$")
+CATEGORY = r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]+(?:-[a-z]+)?)?"
+CATEGORY_LINE = re.compile(rf"^({CATEGORY})(?:[\s,;]+({CATEGORY}))*\s*↗$")
+OWNER_LINE = re.compile(r"^Publications and source records attributed to (.+?)\.?$")
+HEADER_LINES = (re.compile(r"^arXiv subjects$"), re.compile(r"^At least \d+ records\b"))
+
+
+def looks_like(lines: list[Line]) -> bool:
+    return any(YEAR_LINE.match(line.text) for line in lines[:50])
+
+
+def parse(lines: list[Line], label: str) -> list[RawRecord]:
+    owner, body = _header(lines, label)
+    blocks = _blocks(body, label)
+    return [_record(block, owner, label) for block in blocks]
+
+
+def _header(lines: list[Line], label: str) -> tuple[str, list[Line]]:
+    owner = ""
+    for i, line in enumerate(lines):
+        if YEAR_LINE.match(line.text):
+            break
+        match = OWNER_LINE.match(line.text)
+        if match:
+            owner = match.group(1).strip()
+        elif not owner and not any(p.match(line.text) for p in HEADER_LINES):
+            owner = line.text
+    else:
+        raise ReadingListError("arXiv listing has no 'arXiv<YEAR>' record line", label)
+    if not owner:
+        raise ReadingListError("arXiv listing does not name the profile owner", label, lines[0].number)
+    return owner, lines[i:]
+
+
+def _blocks(body: list[Line], label: str) -> list[list[Line]]:
+    blocks: list[list[Line]] = []
+    for line in body:
+        if YEAR_LINE.match(line.text):
+            blocks.append([line])
+        elif not blocks or CATEGORY_LINE.match(blocks[-1][-1].text):
+            what = "category line" if CATEGORY_LINE.match(line.text) else "text"
+            raise ReadingListError(f"{what} outside any record (expected an 'arXiv<YEAR>' line)", label, line.number)
+        else:
+            blocks[-1].append(line)
+    return blocks
+
+
+def _record(block: list[Line], owner: str, label: str) -> RawRecord:
+    head, rest = block[0], block[1:]
+    year = int(YEAR_LINE.match(head.text).group(1))  # type: ignore[union-attr]
+    categories: tuple[str, ...] = ()
+    if rest and CATEGORY_LINE.match(rest[-1].text):
+        categories = tuple(re.findall(CATEGORY + r"(?=[\s,;↗])", rest[-1].text + " "))
+        rest = rest[:-1]
+    if not rest:
+        raise ReadingListError("record has no title (truncated dump?)", label, head.number)
+    if len(rest) > 2:
+        raise ReadingListError(
+            f"record has {len(rest)} text lines; expected a title and at most one abstract line",
+            label,
+            rest[2].number,
+        )
+    return RawRecord(
+        source=SourceRef(label, head.number, owner),
+        title=rest[0].text,
+        abstract=rest[1].text if len(rest) == 2 else "",
+        year=year,
+        categories=categories,
+    )

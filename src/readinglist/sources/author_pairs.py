@@ -1,0 +1,55 @@
+"""The untitled-pairs shape: the owner's name, then (author line, abstract) pairs.
+
+Example pair::
+
+    Zhen Zheng, Pengzhan Zhao, Guoping Long et al.
+    We show in this work that memory intensive computations ...
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import ReadingListError
+from ..model import RawRecord, SourceRef
+from .text import Line
+
+NAME = r"[^\W\d_][\w.'’\-]*(?:\s+[^\W\d_][\w.'’\-]*){0,5}"
+AUTHOR_LINE = re.compile(rf"^{NAME}(?:\s*,\s*{NAME})*(?:,?\s+et\s+al\.?)?$")
+ET_AL = re.compile(r",?\s+et\s+al\.?$")
+MAX_AUTHOR_LINE = 400
+
+
+def is_author_line(text: str) -> bool:
+    return len(text) <= MAX_AUTHOR_LINE and bool(AUTHOR_LINE.match(text)) and not text.endswith(":")
+
+
+def looks_like(lines: list[Line]) -> bool:
+    return len(lines) >= 2 and is_author_line(lines[0].text) and is_author_line(lines[1].text)
+
+
+def parse(lines: list[Line], label: str) -> list[RawRecord]:
+    owner, body = lines[0].text, lines[1:]
+    if not body:
+        raise ReadingListError("profile has an owner line but no records (truncated dump?)", label, lines[0].number)
+    records = []
+    for i in range(0, len(body), 2):
+        names, text = body[i], body[i + 1] if i + 1 < len(body) else None
+        if not is_author_line(names.text):
+            raise ReadingListError("expected an author line (comma-separated names)", label, names.number)
+        if text is None or is_author_line(text.text):
+            raise ReadingListError("author line has no abstract after it", label, names.number)
+        records.append(_record(names, text, owner, label))
+    return records
+
+
+def _record(names: Line, text: Line, owner: str, label: str) -> RawRecord:
+    et_al = bool(ET_AL.search(names.text))
+    listed = ET_AL.sub("", names.text)
+    authors = tuple(n.strip() for n in listed.split(",") if n.strip())
+    return RawRecord(
+        source=SourceRef(label, names.number, owner),
+        authors=authors,
+        et_al=et_al,
+        abstract=text.text,
+    )

@@ -1,0 +1,148 @@
+"""refs.bib reader and writer, mirrors of each other around the ``Work`` model.
+
+pybtex parses; ``chunks`` keeps every entry's original bytes so that only entries the
+tool changes are re-serialized, and hand edits elsewhere survive byte for byte.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pybtex.errors
+from pybtex.database import BibliographyData, BibliographyDataError, Entry, Person
+from pybtex.database.input.bibtex import Parser
+from pybtex.scanner import PybtexSyntaxError
+
+from ..errors import ReadingListError
+from ..latex import to_text
+from ..model import SourceRef, Work
+from .chunks import Chunk, split_chunks
+
+FIELD_ORDER = (
+    "title", "inferredtitle", "author", "year", "abstract", "keywords",
+    "archiveprefix", "primaryclass", "eprint", "provenance",
+)  # fmt: skip
+ENTRY_TYPES = frozenset(
+    "article book booklet conference inbook incollection inproceedings manual mastersthesis "
+    "misc phdthesis proceedings techreport unpublished online report thesis software dataset".split()
+)
+_PROVENANCE = re.compile(r"^(?P<file>.+?):(?P<line>\d+)(?:\s+\((?P<owner>[^)]*)\))?$")
+
+
+@dataclass
+class BibFile:
+    """A parsed refs.bib: its text split into chunks, and pybtex's entries by key."""
+
+    path: Path
+    text: str = ""
+    chunks: list[Chunk] = field(default_factory=list)
+    entries: dict[str, Entry] = field(default_factory=dict)
+
+    def works(self) -> list[Work]:
+        return [entry_to_work(key, entry) for key, entry in self.entries.items()]
+
+    def render(self, replaced: dict[str, Entry], added: list[tuple[str, Entry]]) -> str:
+        parts = [format_entry(c.key, replaced[c.key]) if c.key in replaced else c.text for c in self.chunks]
+        text = "".join(parts)
+        for key, entry in added:
+            text = text.rstrip("\n") + ("\n\n" if text.strip() else "") + format_entry(key, entry)
+        return text if text.endswith("\n") else text + "\n"
+
+
+def load(path: Path) -> BibFile:
+    """Parse ``path``; a missing file is an empty store."""
+    if not path.exists():
+        return BibFile(path)
+    label = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ReadingListError("refs.bib is not valid UTF-8", label, exc.object[: exc.start].count(b"\n") + 1) from None
+    chunks = split_chunks(text)
+    data = _parse(text, label, chunks)
+    for chunk in chunks:
+        if chunk.key is not None and data.entries[chunk.key].type.lower() not in ENTRY_TYPES:
+            raise ReadingListError(f"unknown entry type @{data.entries[chunk.key].type}", label, chunk.line)
+    return BibFile(path, text, chunks, dict(data.entries))
+
+
+def _parse(text: str, label: str, chunks: list[Chunk]) -> BibliographyData:
+    pybtex.errors.set_strict_mode(True)
+    try:
+        return Parser().parse_string(text)
+    except PybtexSyntaxError as exc:
+        raise ReadingListError(f"BibTeX syntax error: {exc.message}", label, exc.lineno) from None
+    except BibliographyDataError as exc:
+        key = str(exc).rsplit(":", 1)[-1].strip()
+        lines = [c.line for c in chunks if c.key is not None and c.key.lower() == key.lower()]
+        raise ReadingListError(f"duplicate citation key {key!r}", label, lines[-1] if lines else None) from None
+
+
+def entry_to_work(key: str, entry: Entry) -> Work:
+    fields = entry.fields
+    people = entry.persons.get("author", [])
+    title = fields.get("title", "")
+    known = {f.lower() for f in FIELD_ORDER}
+    return Work(
+        key=key,
+        title=title,
+        title_inferred=bool(title) and fields.get("inferredtitle", "") == title,
+        authors=tuple(display_name(p) for p in people if str(p) != "others"),
+        et_al=any(str(p) == "others" for p in people),
+        year=int(fields["year"]) if fields.get("year", "").strip().isdigit() else None,
+        abstract=fields.get("abstract", ""),
+        categories=tuple(c.strip() for c in re.split(r"[,;]", fields.get("keywords", "")) if c.strip()),
+        eprint=fields.get("eprint", ""),
+        sources=parse_provenance(fields.get("provenance", "")),
+        entry_type=entry.type.lower(),
+        extra=tuple((k, v) for k, v in fields.items() if k.lower() not in known),
+    )
+
+
+def display_name(person: Person) -> str:
+    parts = person.first_names + person.middle_names + person.prelast_names + person.last_names + person.lineage_names
+    return to_text(" ".join(parts))
+
+
+def work_to_entry(work: Work) -> Entry:
+    fields: dict[str, str] = {"title": work.title}
+    if work.title_inferred:
+        fields["inferredtitle"] = work.title
+    if work.year:
+        fields["year"] = str(work.year)
+    if work.abstract:
+        fields["abstract"] = work.abstract
+    if work.categories:
+        fields["keywords"] = ", ".join(work.categories)
+        fields["archiveprefix"] = "arXiv"
+        fields["primaryclass"] = work.categories[0]
+    if work.eprint:
+        fields["eprint"] = work.eprint
+    fields["provenance"] = format_provenance(work.sources)
+    people = [Person(name) for name in work.authors] + ([Person("others")] if work.et_al else [])
+    return Entry(work.entry_type, fields=fields, persons={"author": people} if people else {})
+
+
+def format_provenance(sources: tuple[SourceRef, ...]) -> str:
+    return "; ".join(f"{s.file}:{s.line}" + (f" ({s.owner})" if s.owner else "") for s in sources)
+
+
+def parse_provenance(value: str) -> tuple[SourceRef, ...]:
+    refs = []
+    for part in value.split(";"):
+        match = _PROVENANCE.match(" ".join(part.split()))
+        if match:
+            refs.append(SourceRef(match["file"], int(match["line"]), match["owner"] or ""))
+    return tuple(refs)
+
+
+def format_entry(key: str, entry: Entry) -> str:
+    """One entry in the house style: known fields first in a fixed order, the rest as found."""
+    values = {name.lower(): value for name, value in entry.fields.items()}
+    for role, people in entry.persons.items():
+        values[role] = " and ".join(str(p) for p in people)
+    order = [f for f in FIELD_ORDER if f in values] + [f for f in values if f not in FIELD_ORDER]
+    lines = [f"  {name} = {{{values[name]}}}," for name in order]
+    return f"@{entry.type}{{{key},\n" + "\n".join(lines) + "\n}\n"

@@ -1,0 +1,63 @@
+"""Split a .bib file into entries and the text between them, so untouched entries keep their bytes.
+
+pybtex parses field values but drops comments and formatting; this scanner only finds
+where each ``@type{key, ...}`` starts and ends, so the writer can replace one entry in place.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_ENTRY_START = re.compile(r"@\s*([A-Za-z]+)\s*([{(])")
+_NON_ENTRIES = {"comment", "string", "preamble"}
+
+
+@dataclass(frozen=True)
+class Chunk:
+    text: str
+    key: str | None = None  # None for comments, @string, @preamble and free text
+    line: int = 1
+
+
+def split_chunks(text: str) -> list[Chunk]:
+    chunks: list[Chunk] = []
+    pos = 0
+    for match in _ENTRY_START.finditer(text):
+        if match.start() < pos:
+            continue  # an '@' inside an entry already consumed
+        end = _closing(text, match.end(), match.group(2))
+        if end is None:
+            break  # unbalanced: pybtex reports it with its line; keep the rest as text
+        if match.start() > pos:
+            chunks.append(Chunk(text[pos : match.start()], None, _line(text, pos)))
+        body = text[match.start() : end]
+        key = None
+        if match.group(1).lower() not in _NON_ENTRIES:
+            key = body[match.end() - match.start() :].split(",", 1)[0].strip()
+        chunks.append(Chunk(body, key, _line(text, match.start())))
+        pos = end
+    if pos < len(text):
+        chunks.append(Chunk(text[pos:], None, _line(text, pos)))
+    return chunks
+
+
+def _closing(text: str, start: int, opener: str) -> int | None:
+    """Index just past the delimiter that closes an entry opened at ``start``."""
+    closer = "}" if opener == "{" else ")"
+    depth = 0
+    for i in range(start, len(text)):
+        ch = text[i]
+        if depth == 0 and ch == closer:
+            return i + 1
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth < 0:
+                return None
+    return None
+
+
+def _line(text: str, pos: int) -> int:
+    return text.count("\n", 0, pos) + 1

@@ -1,0 +1,178 @@
+"""``readinglist import``: merge raw records into refs.bib, all or nothing.
+
+Records that share an identity key become one work whose fields are the union of
+theirs. A work already in refs.bib is matched by provenance or identity; its
+hand edits are kept and only fields it lacks are filled in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from pybtex.database import Entry, Person
+
+from ..enrich.titles import working_title
+from ..latex import dump_to_latex
+from ..model import RawRecord, SourceRef, Work
+from ..sources import read_dump
+from ..writer import write_if_changed
+from . import bibfile
+from .identity import identity_keys
+from .keys import base_key, unique_key
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    added: int
+    merged: int
+    unchanged: int
+    written: bool
+
+    def __str__(self) -> str:
+        state = "refs.bib updated" if self.written else "refs.bib unchanged"
+        return f"{self.added} added, {self.merged} merged, {self.unchanged} unchanged ({state})"
+
+
+def run(sources: Iterable[Path], bib_path: Path, root: Path) -> ImportReport:
+    records = [r for path in sources for r in read_dump(path, _label(path, root))]
+    store = bibfile.load(bib_path)
+    existing = store.works()
+    replaced: dict[str, Entry] = {}
+    counts = {"added": 0, "merged": 0, "unchanged": 0}
+    pending: dict[str, Work] = {}  # new works of this run, by a temporary id
+    for record in records:
+        incoming = _to_work(record)
+        match = _find(incoming, existing, list(pending.values()))
+        if match is None:
+            pending[f"new:{len(pending)}"] = replace(incoming, key=f"new:{len(pending)}")
+            counts["added"] += 1
+            continue
+        merged = merge(match, incoming)
+        if merged == match:
+            counts["unchanged"] += 1
+            continue
+        counts["merged"] += 1
+        if match.key in pending:
+            pending[match.key] = merged
+        else:
+            replaced[match.key] = _update_entry(store.entries[match.key], match, merged)
+            existing = [merged if w.key == match.key else w for w in existing]
+    # Keys are chosen once a new work has all its merged fields, and never change after.
+    taken = set(store.entries)
+    added = []
+    for work in pending.values():
+        key = unique_key(base_key(_first_author(work), work.year, work.title), taken)
+        taken.add(key)
+        added.append((key, bibfile.work_to_entry(replace(work, key=key))))
+    text = store.render(replaced, added) if (replaced or added) else store.text
+    written = write_if_changed(bib_path, text) if text != store.text or not bib_path.exists() else False
+    return ImportReport(counts["added"], counts["merged"], counts["unchanged"], written)
+
+
+def _label(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _first_author(work: Work) -> str:
+    if work.authors:
+        return work.authors[0]
+    return work.sources[0].owner if work.sources else ""
+
+
+def _to_work(record: RawRecord) -> Work:
+    abstract = dump_to_latex(record.abstract)
+    title = dump_to_latex(record.title)
+    inferred = not title
+    if inferred:
+        title = working_title(abstract) or "Untitled record"
+    authors = record.authors
+    et_al = record.et_al
+    if not authors and record.source.owner:
+        # The profile attributes the record to its owner; the rest are unknown.
+        authors, et_al = (record.source.owner,), True
+    return Work(
+        key="",
+        title=protect_title(title),
+        title_inferred=inferred,
+        authors=authors,
+        et_al=et_al,
+        year=record.year,
+        abstract=abstract,
+        categories=record.categories,
+        sources=(record.source,),
+    )
+
+
+def protect_title(title: str) -> str:
+    """Brace acronyms and mixed-case words so BibTeX styles do not lowercase them."""
+    words = []
+    for word in title.split(" "):
+        core = word.strip(":,;.!?()")
+        plain = core and not any(c in core for c in "{}\\$")
+        if plain and any(c.isupper() for c in core[1:]):
+            word = word.replace(core, "{" + core + "}", 1)
+        words.append(word)
+    return " ".join(words)
+
+
+def _find(work: Work, *pools: list[Work]) -> Work | None:
+    keys = identity_keys(work.title, work.abstract, work.eprint, work.title_inferred)
+    for pool in pools:
+        for other in pool:
+            if set(work.sources) & set(other.sources):
+                return other
+    for pool in pools:
+        for other in pool:
+            if keys & identity_keys(other.title, other.abstract, other.eprint, other.title_inferred):
+                return other
+    return None
+
+
+def merge(base: Work, new: Work) -> Work:
+    """Fill what ``base`` lacks from ``new``; never overwrite a value ``base`` has."""
+    take_title = base.title_inferred and not new.title_inferred
+    take_authors = _only_owners(base) and not _only_owners(new)
+    sources = base.sources + tuple(s for s in new.sources if s not in base.sources)
+    return replace(
+        base,
+        title=new.title if take_title else base.title,
+        title_inferred=base.title_inferred and not take_title,
+        authors=new.authors if take_authors else base.authors,
+        et_al=new.et_al if take_authors else base.et_al,
+        year=base.year or new.year,
+        abstract=base.abstract or new.abstract,
+        categories=base.categories or new.categories,
+        sources=sources,
+    )
+
+
+def _only_owners(work: Work) -> bool:
+    owners = {s.owner for s in work.sources}
+    return not work.authors or set(work.authors) <= owners and work.et_al
+
+
+def _update_entry(entry: Entry, old: Work, new: Work) -> Entry:
+    """Apply to the parsed entry only the values that changed, so hand edits stay as written."""
+    fresh = bibfile.work_to_entry(new).fields
+    fields = dict(entry.fields)
+    changed = {
+        ("title", "inferredtitle"): new.title != old.title or new.title_inferred != old.title_inferred,
+        ("year",): new.year != old.year,
+        ("abstract",): new.abstract != old.abstract,
+        ("keywords", "archiveprefix", "primaryclass"): new.categories != old.categories,
+        ("provenance",): new.sources != old.sources,
+    }
+    for names, differs in changed.items():
+        for name in names if differs else ():
+            fields.pop(name, None)
+            if name in fresh:
+                fields[name] = fresh[name]
+    persons = dict(entry.persons)
+    if (new.authors, new.et_al) != (old.authors, old.et_al):
+        persons["author"] = [Person(n) for n in new.authors] + ([Person("others")] if new.et_al else [])
+    return Entry(entry.type, fields=fields, persons=persons)

@@ -1,0 +1,45 @@
+"""Citation keys: readable (``zheng2020fusionstitching``), unique, filesystem-safe."""
+
+from __future__ import annotations
+
+import re
+
+from ..latex import ascii_fold, to_text
+
+STOPWORDS = frozenset(
+    "a an the of for on in to and with via by from towards toward using is are we our this "
+    "new novel".split()
+)
+SAFE_KEY = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
+RESERVED = frozenset("con prn aux nul com1 com2 com3 com4 lpt1 lpt2 lpt3".split())
+
+
+def _slug_word(text: str) -> str:
+    for word in re.split(r"[^A-Za-z0-9]+", ascii_fold(to_text(text))):
+        if word and word.lower() not in STOPWORDS:
+            return word.lower()[:24]
+    return ""
+
+
+def base_key(first_author: str, year: int | None, title: str) -> str:
+    last = re.sub(r"[^a-z0-9]", "", ascii_fold(first_author.split()[-1] if first_author else "").lower())
+    key = f"{last or 'anon'}{year or ''}{_slug_word(title) or 'untitled'}"
+    return key[:60]
+
+
+def unique_key(base: str, taken: set[str]) -> str:
+    """``base``, or ``base`` with the first free suffix b, c, ... (compared case-insensitively)."""
+    lowered = {k.lower() for k in taken}
+    if base.lower() not in lowered and base not in RESERVED:
+        return base
+    for suffix in "bcdefghijklmnopqrstuvwxyz":
+        if f"{base}{suffix}".lower() not in lowered:
+            return f"{base}{suffix}"
+    n = 2
+    while f"{base}-{n}".lower() in lowered:
+        n += 1
+    return f"{base}-{n}"
+
+
+def is_safe(key: str) -> bool:
+    return bool(SAFE_KEY.match(key)) and key.lower() not in RESERVED
