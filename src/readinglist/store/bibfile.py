@@ -25,8 +25,7 @@ FIELD_ORDER = (
     "archiveprefix", "primaryclass", "eprint", "provenance",
 )  # fmt: skip
 ENTRY_TYPES = frozenset(
-    "article book booklet conference inbook incollection inproceedings manual mastersthesis "
-    "misc phdthesis proceedings techreport unpublished online report thesis software dataset".split()
+    ["article", "book", "booklet", "conference", "inbook", "incollection", "inproceedings", "manual", "mastersthesis", "misc", "phdthesis", "proceedings", "techreport", "unpublished", "online", "report", "thesis", "software", "dataset"]
 )
 _PROVENANCE = re.compile(r"^(?P<file>.+?):(?P<line>\d+)(?:\s+\((?P<owner>[^)]*)\))?$")
 
@@ -146,3 +145,12 @@ def format_entry(key: str, entry: Entry) -> str:
     order = [f for f in FIELD_ORDER if f in values] + [f for f in values if f not in FIELD_ORDER]
     lines = [f"  {name} = {{{values[name]}}}," for name in order]
     return f"@{entry.type}{{{key},\n" + "\n".join(lines) + "\n}\n"
+
+
+PRIVATE_FIELDS = frozenset({"inferredtitle", "provenance", "abstract"})
+
+
+def public_entry(entry: Entry) -> Entry:
+    """The entry as a reader copies it: without the tool's bookkeeping fields or the abstract."""
+    fields = {k: v for k, v in entry.fields.items() if k.lower() not in PRIVATE_FIELDS}
+    return Entry(entry.type, fields=fields, persons=dict(entry.persons))

@@ -15,7 +15,7 @@ from pybtex.database import Entry, Person
 
 from ..enrich.titles import working_title
 from ..latex import dump_to_latex
-from ..model import RawRecord, SourceRef, Work
+from ..model import RawRecord, Work
 from ..sources import read_dump
 from ..writer import write_if_changed
 from . import bibfile
@@ -153,7 +153,7 @@ def merge(base: Work, new: Work) -> Work:
 
 def _only_owners(work: Work) -> bool:
     owners = {s.owner for s in work.sources}
-    return not work.authors or set(work.authors) <= owners and work.et_al
+    return not work.authors or (set(work.authors) <= owners and work.et_al)
 
 
 def _update_entry(entry: Entry, old: Work, new: Work) -> Entry:

@@ -1,0 +1,76 @@
+"""Site settings: one validated dataclass, read from ``conf/readinglist.toml``."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from .errors import ReadingListError
+
+CONFIG_FILE = Path("conf") / "readinglist.toml"
+
+
+@dataclass(frozen=True)
+class Config:
+    root: Path
+    title: str = "Reading list"
+    description: str = "An annotated reading list of research papers."
+    author: str = ""
+    bib: str = "refs.bib"
+    sources: tuple[str, ...] = ("conf/sources/*.txt",)
+    docs: str = "docs"
+    taxonomy: str = "conf/topics.toml"
+    related_top_k: int = 5
+    related_min_score: float = 0.05
+    base_url: str = ""
+
+    @property
+    def bib_path(self) -> Path:
+        return self.root / self.bib
+
+    @property
+    def docs_path(self) -> Path:
+        return self.root / self.docs
+
+    @property
+    def notes_path(self) -> Path:
+        return self.docs_path / "notes"
+
+    @property
+    def taxonomy_path(self) -> Path:
+        return self.root / self.taxonomy
+
+    def source_paths(self) -> list[Path]:
+        return sorted(p for pattern in self.sources for p in self.root.glob(pattern))
+
+
+def load_config(root: Path) -> Config:
+    path = root / CONFIG_FILE
+    if not path.exists():
+        return Config(root=root)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ReadingListError(f"invalid TOML: {exc}", path, getattr(exc, "lineno", None)) from None
+    return Config(root=root, **_validated(data.get("site", {}), path))
+
+
+def _validated(data: dict[str, Any], path: Path) -> dict[str, Any]:
+    known = {f.name: f for f in fields(Config) if f.name != "root"}
+    out: dict[str, Any] = {}
+    for name, value in data.items():
+        if name not in known:
+            raise ReadingListError(f"unknown setting [site].{name}; known: {', '.join(sorted(known))}", path)
+        default = getattr(Config, name)
+        if isinstance(default, tuple):
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ReadingListError(f"[site].{name} must be a list of strings", path)
+            value = tuple(value)
+        elif isinstance(default, float) and isinstance(value, int):
+            value = float(value)
+        elif not isinstance(value, type(default)) or isinstance(value, bool) != isinstance(default, bool):
+            raise ReadingListError(f"[site].{name} must be a {type(default).__name__}", path)
+        out[name] = value
+    return out

@@ -1,0 +1,103 @@
+"""Enrich works into papers: categories, topics, summaries, versions and related links."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+from ..latex import to_text
+from ..model import Paper, Work
+from . import summary
+from .authors import author_id
+from .related import related_links, system_name, version_groups
+from .similarity import Corpus, build_corpus
+from .taxonomy import Topic
+from .topics import assign_topics
+
+NEIGHBOURS = 3
+
+
+@dataclass(frozen=True)
+class Author:
+    id: str
+    name: str
+    papers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Library:
+    papers: tuple[Paper, ...]
+    topics: tuple[Topic, ...]
+    authors: tuple[Author, ...]
+
+    def by_key(self) -> dict[str, Paper]:
+        return {p.key: p for p in self.papers}
+
+
+def page_authors(work: Work) -> tuple[str, ...]:
+    """Listed authors, then profile owners the record is attributed to but does not list."""
+    ids = {author_id(a) for a in work.authors}
+    owners = [s.owner for s in work.sources if s.owner and author_id(s.owner) not in ids]
+    return work.authors + tuple(dict.fromkeys(owners))
+
+
+def plain_text(work: Work) -> str:
+    return f"{to_text(work.title)}. {to_text(work.abstract)}"
+
+
+def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_score: float = 0.05) -> Library:
+    works = sorted(works, key=lambda w: w.key)
+    texts = [plain_text(w) for w in works]
+    corpus = build_corpus(texts)
+    versions = version_groups(works)
+    related = related_links(works, corpus, versions, top_k, min_score)
+    papers = []
+    for i, work in enumerate(works):
+        categories, inferred = work.categories, False
+        if not categories:
+            categories, inferred = _infer_categories(i, works, corpus), True
+        abstract = to_text(work.abstract)
+        papers.append(
+            Paper(
+                work=work,
+                slug=work.key,
+                categories=categories,
+                categories_inferred=inferred and bool(categories),
+                topics=assign_topics(categories, texts[i], topics),
+                tldr=summary.tldr(abstract) or to_text(work.title),
+                key_results=summary.key_results(abstract),
+                system=system_name(work),
+                versions=versions.get(work.key, ()),
+                related=related.get(work.key, ()),
+            )
+        )
+    return Library(tuple(papers), topics, _authors(works))
+
+
+def _infer_categories(i: int, works: list[Work], corpus: Corpus) -> tuple[str, ...]:
+    """Vote among the most similar categorized works, weighted by similarity."""
+    row = corpus.similarities().getrow(i).tocoo()
+    neighbours = sorted(
+        ((float(s), int(j)) for s, j in zip(row.data, row.col, strict=True) if j != i and works[j].categories),
+        key=lambda pair: (-pair[0], works[pair[1]].key),
+    )[:NEIGHBOURS]
+    votes: Counter[str] = Counter()
+    for score, j in neighbours:
+        for category in works[j].categories[:1]:
+            votes[category] += score
+    if not votes:
+        return ()
+    best = max(votes.values())
+    return tuple(sorted(c for c, v in votes.items() if v >= best * 0.999))
+
+
+def _authors(works: list[Work]) -> tuple[Author, ...]:
+    names: dict[str, Counter[str]] = defaultdict(Counter)
+    papers: dict[str, list[str]] = defaultdict(list)
+    for work in works:
+        for name in page_authors(work):
+            names[author_id(name)][name] += 1
+            papers[author_id(name)].append(work.key)
+    return tuple(
+        Author(aid, names[aid].most_common(1)[0][0], tuple(dict.fromkeys(papers[aid]))) for aid in sorted(names)
+    )

@@ -1,0 +1,41 @@
+"""Escaping record text for MyST: every value is inline text, never markup.
+
+CommonMark lets a backslash escape any ASCII punctuation, which disables every
+construct that starts with one: HTML, links, roles, directives, math, fences,
+substitutions and line-leading block markers. Newlines become spaces, so no value
+can start a block of its own; control and bidi-override characters are dropped.
+"""
+
+from __future__ import annotations
+
+import re
+
+_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_DROP = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+_SAFE_TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.\-]{0,39}$")
+
+
+class Md(str):
+    """Markdown the tool wrote itself: templates print it as is."""
+
+
+def clean(text: str) -> str:
+    """Text as it will be shown: no control characters, whitespace collapsed to single spaces."""
+    return " ".join(_DROP.sub("", text).split())
+
+
+def md_text(text: str) -> Md:
+    """Inline MyST that renders exactly as ``clean(text)``."""
+    return Md("".join("\\" + c if c in _PUNCTUATION else c for c in clean(text)))
+
+
+def safe_token(text: str) -> bool:
+    """True for short identifiers (categories, keys) that may sit inside a role's backticks."""
+    return bool(_SAFE_TOKEN.match(text))
+
+
+def fence(text: str, info: str = "") -> Md:
+    """A fenced code block holding ``text`` literally, whatever backticks it contains."""
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    return Md(f"{ticks}{info}\n{_DROP.sub('', text).rstrip()}\n{ticks}")

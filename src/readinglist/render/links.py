@@ -1,0 +1,29 @@
+"""Links between generated pages, and small text helpers shared by the page renderers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import PurePosixPath
+
+from ..latex import to_text
+from ..model import Paper
+from .escape import Md, clean, md_text
+
+PAPERS, TOPICS, AUTHORS = "papers", "topics", "authors"
+
+
+def paper_link(paper: Paper, here: str) -> Md:
+    """A link to a paper page from the page at ``here`` (a docs-relative path)."""
+    target = PurePosixPath(f"{PAPERS}/{paper.slug}.md")
+    depth = len(PurePosixPath(here).parent.parts)
+    return Md(f"[{md_text(to_text(paper.work.title))}]({'../' * depth}{target})")
+
+
+def one_line(text: str, words: int = 30) -> str:
+    parts = clean(text).split()
+    return " ".join(parts[:words]) + ("…" if len(parts) > words else "")
+
+
+def json_string(value: str) -> Md:
+    """A YAML-safe scalar (JSON strings are YAML) for front matter."""
+    return Md(json.dumps(clean(value), ensure_ascii=False))

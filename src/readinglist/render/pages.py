@@ -1,0 +1,126 @@
+"""All generated pages of a site, as ``{path relative to docs/: MyST text}``."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from ..enrich.pipeline import Library, page_authors
+from ..latex import to_text
+from ..model import Paper
+from .environment import render
+from .escape import Md, md_text
+from .links import AUTHORS, PAPERS, TOPICS, one_line, paper_link
+from .notes import Note
+from .paper import paper_page
+
+
+def site_pages(library: Library, notes: dict[str, Note], bibtex: dict[str, str], site: dict[str, str]) -> dict[str, str]:
+    by_key = library.by_key()
+    pages = {
+        f"{PAPERS}/{p.slug}.md": paper_page(p, by_key, notes.get(p.key), bibtex.get(p.key, ""), library)
+        for p in library.papers
+    }
+    pages.update(topic_pages(library))
+    pages.update(author_pages(library))
+    pages["years.md"] = years_page(library)
+    pages["bibliography.md"] = render("bibliography.md.j2", count=len(library.papers))
+    pages["index.md"] = index_page(library, site)
+    return pages
+
+
+def card(paper: Paper) -> dict[str, Any]:
+    work = paper.work
+    authors = page_authors(work)
+    meta = ", ".join(authors[:3]) + (" et al." if len(authors) > 3 or work.et_al else "")
+    return {
+        "label": Md(f"paper-{paper.slug}"),
+        "title": to_text(work.title),
+        "meta": f"{work.year or 'Year unknown'} · {meta}",
+        "summary": one_line(paper.tldr),
+    }
+
+
+def _newest_first(papers: list[Paper]) -> list[Paper]:
+    return sorted(papers, key=lambda p: (-(p.work.year or 0), p.key))
+
+
+def topic_pages(library: Library) -> dict[str, str]:
+    pages = {}
+    for topic in library.topics:
+        members = _newest_first([p for p in library.papers if topic.id in p.topics])
+        pages[f"{TOPICS}/{topic.id}.md"] = render(
+            "topic.md.j2",
+            label=Md(f"topic-{topic.id}"),
+            title=topic.title,
+            description=topic.description,
+            count=f"{len(members)} paper{'s' if len(members) != 1 else ''}, newest first.",
+            cards=[card(p) for p in members],
+        )
+    pages[f"{TOPICS}/index.md"] = render("topics_index.md.j2", topics=[Md(t.id) for t in library.topics])
+    return pages
+
+
+def author_pages(library: Library) -> dict[str, str]:
+    by_key = library.by_key()
+    pages = {}
+    for author in library.authors:
+        here = f"{AUTHORS}/{author.id}.md"
+        papers = _newest_first([by_key[k] for k in author.papers])
+        items = [Md(f"{paper_link(p, here)} ({p.work.year or 'year unknown'})") for p in papers]
+        pages[here] = render(
+            "listing.md.j2",
+            orphan=True,
+            label=Md(f"author-{author.id}"),
+            title=author.name,
+            intro=f"{len(papers)} paper{'s' if len(papers) != 1 else ''} in this list.",
+            sections=[{"heading": "", "items": items}],
+        )
+    ordered = sorted(library.authors, key=lambda a: (a.name.split()[-1].lower() if a.name.split() else "", a.name))
+    items = [Md(f"[{md_text(a.name)}]({a.id}.md) ({len(a.papers)})") for a in ordered]
+    pages[f"{AUTHORS}/index.md"] = render(
+        "listing.md.j2",
+        orphan=False,
+        label=Md("authors-index"),
+        title="Authors",
+        intro=f"{len(ordered)} authors, by last name, with their number of papers in this list.",
+        sections=[{"heading": "", "items": items}],
+    )
+    return pages
+
+
+def years_page(library: Library) -> str:
+    groups: dict[int | None, list[Paper]] = defaultdict(list)
+    for paper in library.papers:
+        groups[paper.work.year].append(paper)
+    order = sorted(groups, key=lambda y: (y is None, -(y or 0)))
+    sections = [
+        {
+            "heading": str(year) if year else "Year unknown",
+            "items": [paper_link(p, "years.md") for p in sorted(groups[year], key=lambda p: p.key)],
+        }
+        for year in order
+    ]
+    return render(
+        "listing.md.j2",
+        orphan=False,
+        label=Md("years"),
+        title="By year",
+        intro="Papers by year of publication, newest first. Records whose source gives no year come last.",
+        sections=sections,
+    )
+
+
+def index_page(library: Library, site: dict[str, str]) -> str:
+    years = sorted({p.work.year for p in library.papers if p.work.year})
+    span = f" · {years[0]}–{years[-1]}" if years else ""
+    counts = (
+        f"{len(library.papers)} papers · {len(library.topics)} topics · {len(library.authors)} authors{span}"
+    )
+    cards = []
+    for topic in library.topics:
+        n = sum(topic.id in p.topics for p in library.papers)
+        cards.append(
+            {"title": topic.title, "label": Md(f"topic-{topic.id}"), "summary": topic.description, "meta": f"{n} papers"}
+        )
+    return render("index.md.j2", title=site["title"], description=site["description"], counts=counts, cards=cards)

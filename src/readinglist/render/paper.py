@@ -1,0 +1,82 @@
+"""The page of one paper."""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from ..enrich.authors import author_id
+from ..enrich.pipeline import Library, page_authors
+from ..latex import to_text
+from ..model import Link, Paper
+from .environment import render
+from .escape import Md, fence, md_text, safe_token
+from .links import AUTHORS, PAPERS, json_string, one_line, paper_link
+from .notes import Note
+
+
+def paper_page(paper: Paper, by_key: dict[str, Paper], note: Note | None, bibtex: str, library: Library) -> str:
+    work = paper.work
+    here = f"{PAPERS}/{paper.slug}.md"
+    topics = {t.id: t for t in library.topics}
+    return render(
+        "paper.md.j2",
+        label=Md(f"paper-{paper.slug}"),
+        meta_description=json_string(one_line(paper.tldr, 40)),
+        title=to_text(work.title),
+        title_inferred=work.title_inferred,
+        badges=_badges(paper),
+        authors=Md(", ".join(f"[{md_text(n)}](../{AUTHORS}/{author_id(n)}.md)" for n in page_authors(work))),
+        et_al=work.et_al,
+        year=str(work.year) if work.year else "unknown",
+        source=_source(paper),
+        topics=Md(", ".join(f"{{ref}}`{md_text(topics[t].title)} <topic-{t}>`" for t in paper.topics)),
+        tldr=paper.tldr,
+        key_results=list(paper.key_results),
+        abstract=to_text(work.abstract) or "The source gives no abstract.",
+        notes=_notes(paper, note),
+        system=paper.system,
+        versions=[_link(by_key[k], here, "") for k in paper.versions if k in by_key],
+        related=[_link(by_key[link.key], here, link.reason) for link in _non_version(paper) if link.key in by_key],
+        cite=Md(f"This paper in the {{ref}}`bibliography <bibliography>`: {{cite:p}}`{paper.key}`")
+        if safe_token(paper.key)
+        else "This entry's key cannot be cited from Markdown; see the bibliography page.",
+        bibtex=fence(bibtex, "bibtex") if bibtex else "",
+    )
+
+
+def _badges(paper: Paper) -> Md:
+    role = "bdg-secondary-line" if paper.categories_inferred else "bdg-primary"
+    badges = [f"{{{role}}}`{c}`" if safe_token(c) else md_text(c) for c in paper.categories]
+    if paper.categories_inferred:
+        badges.append(md_text("(categories inferred from similar papers)"))
+    return Md(" ".join(badges))
+
+
+def _source(paper: Paper) -> Md:
+    owners = sorted({s.owner for s in paper.work.sources if s.owner})
+    kind = "arXiv listing" if paper.work.categories else "author profile"
+    where = ", ".join(f"`{PurePosixPath(s.file).name}:{s.line}`" for s in paper.work.sources if safe_token(PurePosixPath(s.file).stem))
+    text = f"{kind}, profile of {', '.join(owners)}" if owners else kind
+    return Md(md_text(text) + (f" ({where})" if where else ""))
+
+
+def _notes(paper: Paper, note: Note | None) -> Md:
+    if note is None or not note.has_body:
+        return Md(f"No notes yet. Write them in `docs/notes/{paper.slug}.md` (plain MyST Markdown).")
+    meta = []
+    if note.meta.get("status"):
+        meta.append(f"**Status:** {md_text(str(note.meta['status']))}")
+    tags = note.meta.get("tags")
+    if isinstance(tags, list) and tags:
+        meta.append("**Tags:** " + ", ".join(md_text(str(t)) for t in tags))
+    include = f"```{{include}} ../notes/{note.path.name}\n:start-line: {note.body_line}\n```"
+    return Md("\n\n".join([*meta, include]))
+
+
+def _non_version(paper: Paper) -> list[Link]:
+    return [link for link in paper.related if link.key not in paper.versions]
+
+
+def _link(other: Paper, here: str, reason: str) -> Md:
+    year = f" ({other.work.year})" if other.work.year else ""
+    return Md(f"{paper_link(other, here)}{year}" + (f" — {md_text(reason)}" if reason else ""))

@@ -1,0 +1,1 @@
+"""The site: generating docs/ from refs.bib, the Sphinx adapter, and building HTML."""

@@ -1,0 +1,47 @@
+"""``readinglist generate``: refs.bib + conf/ + docs/notes/ -> MyST pages under docs/."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..config import Config
+from ..enrich.pipeline import Library, enrich
+from ..enrich.taxonomy import load_taxonomy
+from ..render.notes import load_notes
+from ..render.pages import site_pages
+from ..store import bibfile
+from .manifest import sync
+
+
+@dataclass(frozen=True)
+class GenerateReport:
+    library: Library
+    written: int
+    deleted: int
+    orphan_notes: tuple[str, ...]
+
+    def lines(self) -> list[str]:
+        out = [f"{len(self.library.papers)} papers: {self.written} files written, {self.deleted} stale files removed"]
+        out += [f"warning: docs/notes/{name}.md has no paper in refs.bib (kept, not deleted)" for name in self.orphan_notes]
+        return out
+
+
+def build_library(config: Config) -> tuple[Library, dict[str, str]]:
+    """Enriched papers and the house-style BibTeX of each entry (for the copy block)."""
+    store = bibfile.load(config.bib_path)
+    library = enrich(
+        store.works(), load_taxonomy(config.taxonomy_path), config.related_top_k, config.related_min_score
+    )
+    bibtex = {key: bibfile.format_entry(key, bibfile.public_entry(entry)) for key, entry in store.entries.items()}
+    return library, bibtex
+
+
+def run(config: Config) -> GenerateReport:
+    library, bibtex = build_library(config)
+    notes = load_notes(config.notes_path)
+    site = {"title": config.title, "description": config.description}
+    pages = site_pages(library, notes, bibtex, site)
+    written, deleted = sync(config.docs_path, pages)
+    keys = {p.key for p in library.papers}
+    orphans = tuple(sorted(name for name in notes if name not in keys and name.lower() != "readme"))
+    return GenerateReport(library, written, deleted, orphans)

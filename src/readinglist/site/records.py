@@ -1,0 +1,37 @@
+"""records.json: the machine-readable list of works, as the pages show them."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..enrich.pipeline import Library, page_authors
+from ..latex import to_text
+from ..render.links import PAPERS
+
+
+def records(library: Library) -> list[dict[str, Any]]:
+    return [
+        {
+            "key": p.key,
+            "title": to_text(p.work.title),
+            "title_inferred": p.work.title_inferred,
+            "authors": list(page_authors(p.work)),
+            "et_al": p.work.et_al,
+            "year": p.work.year,
+            "categories": list(p.categories),
+            "categories_inferred": p.categories_inferred,
+            "topics": list(p.topics),
+            "tldr": p.tldr,
+            "key_results": list(p.key_results),
+            "related": [{"key": link.key, "reason": link.reason} for link in p.related],
+            "versions": list(p.versions),
+            "url": f"{PAPERS}/{p.slug}.html",
+            "sources": [{"file": s.file, "line": s.line, "owner": s.owner} for s in p.work.sources],
+        }
+        for p in library.papers
+    ]
+
+
+def records_json(library: Library) -> str:
+    return json.dumps(records(library), indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,53 @@
+"""The Sphinx adapter: the only module that imports Sphinx.
+
+``setup()`` only registers. When a build starts, the generator brings docs/ up to date
+(so a plain ``sphinx-build docs OUT``, as Read the Docs runs it, builds the whole list);
+when an HTML build ends, ``records.json`` is written at the site root.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from weakref import WeakKeyDictionary
+
+from sphinx.application import Sphinx
+from sphinx.errors import ExtensionError
+from sphinx.util import logging
+
+from .. import __version__
+from ..config import load_config
+from ..errors import ReadingListError
+from ..writer import write_if_changed
+from . import generate
+from .records import records_json
+
+logger = logging.getLogger(__name__)
+_reports: WeakKeyDictionary[Sphinx, generate.GenerateReport] = WeakKeyDictionary()
+
+
+def _root(app: Sphinx) -> Path:
+    return (Path(app.confdir) / app.config.readinglist_root).resolve()
+
+
+def _generate(app: Sphinx) -> None:
+    try:
+        report = generate.run(load_config(_root(app)))
+    except ReadingListError as exc:
+        raise ExtensionError(str(exc)) from None
+    for line in report.lines():
+        logger.info("[readinglist] %s", line)
+    _reports[app] = report
+
+
+def _write_records(app: Sphinx, exception: BaseException | None) -> None:
+    report = _reports.get(app)
+    if exception is None and report is not None and app.builder.format == "html":
+        write_if_changed(Path(app.outdir) / "records.json", records_json(report.library))
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_config_value("readinglist_root", "..", "env", types=[str])
+    app.connect("builder-inited", _generate)
+    app.connect("build-finished", _write_records)
+    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
