@@ -1,0 +1,44 @@
+"""Sessions: docs (build the site), serve (live preview), tests, lint."""
+
+from __future__ import annotations
+
+import nox
+
+nox.options.sessions = ["tests", "lint"]
+nox.options.reuse_existing_virtualenvs = True
+HTML = "docs/_build/html"
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """Build this repository's reading list into docs/_build/html (warnings are errors)."""
+    session.install("-e", ".")
+    session.run("readinglist", "build", "--out", HTML, *session.posargs)
+
+
+@nox.session
+def serve(session: nox.Session) -> None:
+    """Live preview: rebuild on every change to refs.bib, conf/ or docs/, served on localhost."""
+    session.install("-e", ".[serve]")
+    session.run(
+        "sphinx-autobuild", "docs", HTML, "--watch", "refs.bib", "--watch", "conf", "--watch", "src",
+        "--ignore", "*.readinglist-manifest.json", "--re-ignore", r"docs/(papers|topics|authors)/.*",
+        "--ignore", "docs/index.md", "--ignore", "docs/years.md", "--ignore", "docs/bibliography.md",
+        *session.posargs,
+    )  # fmt: skip
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """The test suite (pytest, with hypothesis property tests and Sphinx test roots)."""
+    session.install("-e", ".[test]")
+    session.run("pytest", *session.posargs)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff (lint and format check) and mypy (strict)."""
+    session.install("-e", ".[lint]", "types-PyYAML")
+    session.run("ruff", "check", "src", "tests", "noxfile.py")
+    session.run("ruff", "format", "--check", "src", "tests", "noxfile.py")
+    session.run("mypy")
