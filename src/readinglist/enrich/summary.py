@@ -7,6 +7,7 @@ import re
 from .sentences import BACKGROUND, CONTRIBUTION, split_sentences
 
 MAX_TLDR_WORDS = 50
+PROPOSAL = re.compile(r"\b(?:propose|present|introduce|develop|design|build)s?\b", re.I)
 QUANTITY = re.compile(
     r"\d[\d,.]*\s*(?:%|x\b|×|times\b|-?fold\b|GPU hours|hours\b|speedup|MB|GB|ms\b)"
     r"|(?:accuracy|recall|precision|speedup|improvement|reduc\w+|outperform\w*|saves?)\b[^.]*\d",
@@ -18,6 +19,9 @@ def tldr(text: str) -> str:
     """The contribution, in at most 50 words; never the background sentence that opens an abstract."""
     sentences = split_sentences(text)
     picked = [s for s in sentences if CONTRIBUTION.search(s)]
+    # "We propose X" states the contribution better than "we show that ..." or "we study".
+    proposing = [s for s in picked if PROPOSAL.search(s)]
+    picked = proposing or picked
     if not picked:
         picked = [s for s in sentences if not BACKGROUND.match(s)][:1] or sentences[:1]
     words: list[str] = []

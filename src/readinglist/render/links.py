@@ -27,3 +27,7 @@ def one_line(text: str, words: int = 30) -> str:
 def json_string(value: str) -> Md:
     """A YAML-safe scalar (JSON strings are YAML) for front matter."""
     return Md(json.dumps(clean(value), ensure_ascii=False))
+
+
+def plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"

@@ -10,7 +10,7 @@ from ..latex import to_text
 from ..model import Paper
 from .environment import render
 from .escape import Md, md_text
-from .links import AUTHORS, PAPERS, TOPICS, one_line, paper_link
+from .links import AUTHORS, PAPERS, TOPICS, one_line, paper_link, plural
 from .notes import Note
 from .paper import paper_page
 
@@ -54,7 +54,7 @@ def topic_pages(library: Library) -> dict[str, str]:
             label=Md(f"topic-{topic.id}"),
             title=topic.title,
             description=topic.description,
-            count=f"{len(members)} paper{'s' if len(members) != 1 else ''}, newest first.",
+            count=f"{plural(len(members), 'paper')}, newest first.",
             cards=[card(p) for p in members],
         )
     pages[f"{TOPICS}/index.md"] = render("topics_index.md.j2", topics=[Md(t.id) for t in library.topics])
@@ -73,7 +73,7 @@ def author_pages(library: Library) -> dict[str, str]:
             orphan=True,
             label=Md(f"author-{author.id}"),
             title=author.name,
-            intro=f"{len(papers)} paper{'s' if len(papers) != 1 else ''} in this list.",
+            intro=f"{plural(len(papers), 'paper')} in this list.",
             sections=[{"heading": "", "items": items}],
         )
     ordered = sorted(library.authors, key=lambda a: (a.name.split()[-1].lower() if a.name.split() else "", a.name))
@@ -121,6 +121,6 @@ def index_page(library: Library, site: dict[str, str]) -> str:
     for topic in library.topics:
         n = sum(topic.id in p.topics for p in library.papers)
         cards.append(
-            {"title": topic.title, "label": Md(f"topic-{topic.id}"), "summary": topic.description, "meta": f"{n} papers"}
+            {"title": topic.title, "label": Md(f"topic-{topic.id}"), "summary": topic.description, "meta": plural(n, "paper")}
         )
     return render("index.md.j2", title=site["title"], description=site["description"], counts=counts, cards=cards)

@@ -10,7 +10,7 @@ from ..latex import to_text
 from ..model import Link, Paper
 from .environment import render
 from .escape import Md, fence, md_text, safe_token
-from .links import AUTHORS, PAPERS, json_string, one_line, paper_link
+from .links import AUTHORS, PAPERS, TOPICS, json_string, one_line, paper_link
 from .notes import Note
 
 
@@ -29,7 +29,7 @@ def paper_page(paper: Paper, by_key: dict[str, Paper], note: Note | None, bibtex
         et_al=work.et_al,
         year=str(work.year) if work.year else "unknown",
         source=_source(paper),
-        topics=Md(", ".join(f"{{ref}}`{md_text(topics[t].title)} <topic-{t}>`" for t in paper.topics)),
+        topics=Md(", ".join(f"[{md_text(topics[t].title)}](../{TOPICS}/{t}.md)" for t in paper.topics)),
         tldr=paper.tldr,
         key_results=list(paper.key_results),
         abstract=to_text(work.abstract) or "The source gives no abstract.",
