@@ -81,7 +81,7 @@ def _infer_categories(i: int, works: list[Work], corpus: Corpus) -> tuple[str, .
         ((float(s), int(j)) for s, j in zip(row.data, row.col, strict=True) if j != i and works[j].categories),
         key=lambda pair: (-pair[0], works[pair[1]].key),
     )[:NEIGHBOURS]
-    votes: Counter[str] = Counter()
+    votes: dict[str, float] = defaultdict(float)
     for score, j in neighbours:
         for category in works[j].categories[:1]:
             votes[category] += score

@@ -11,7 +11,9 @@ CONTRIBUTION = re.compile(
     r"(?:\w+\s+){0,2}?(?:propose|present|introduce|develop|design|build|show|study|report|establish|characteri[sz]e|attempts?|integrates?)",
     re.I,
 )
-BACKGROUND = re.compile(r"^(?:it is (?:a )?(?:challenging|difficult|important)|recent(?:ly)?|in recent years|over the past)", re.I)
+BACKGROUND = re.compile(
+    r"^(?:it is (?:a )?(?:challenging|difficult|important)|recent(?:ly)?|in recent years|over the past)", re.I
+)
 
 
 def split_sentences(text: str) -> list[str]:

@@ -30,7 +30,7 @@ def tldr(text: str) -> str:
             break
         words.extend(sentence.split())
     if len(words) > MAX_TLDR_WORDS:
-        words = [*words[:MAX_TLDR_WORDS - 1], words[MAX_TLDR_WORDS - 1].rstrip(",;:") + "…"]
+        words = [*words[: MAX_TLDR_WORDS - 1], words[MAX_TLDR_WORDS - 1].rstrip(",;:") + "…"]
     return " ".join(words)
 
 

@@ -14,7 +14,10 @@ from .sentences import contribution_sentence, split_sentences
 NAME = r"(?P<name>[A-Z][\w\-]*(?:[A-Z\d][\w\-]*)?(?:\s*\([^)]{1,40}\))?)"
 # "we propose DaSGD (...), ...", "we present SwapText, a ...", "namely X", "X, a novel ..."
 SYSTEM_PATTERNS = (
-    re.compile(rf"\b(?:propose|present|introduce|develop|design|build|name)s?\s+(?:a new [^,]*?,\s*)?{NAME}\s*,\s*(?P<desc>(?:an?|the)\s[^.;]+)"),
+    re.compile(
+        rf"\b(?:propose|present|introduce|develop|design|build|name)s?\s+(?:a new [^,]*?,\s*)?"
+        rf"{NAME}\s*,\s*(?P<desc>(?:an?|the)\s[^.;]+)"
+    ),
     re.compile(rf"\bnamely\s+{NAME}\s*,?\s*(?P<desc>(?:an?|the)\s[^.;]+)?"),
     re.compile(rf"\b(?:propose|present|introduce)s?\s+(?P<desc>an?\s[^.;]*?)\s*\(?{NAME}\)?\s*(?:,|\.|which|that)"),
 )

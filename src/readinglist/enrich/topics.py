@@ -16,6 +16,7 @@ def assign_topics(categories: tuple[str, ...], text: str, topics: tuple[Topic, .
     distinct = {t.id: sum(bool(re.search(rf"\b{re.escape(k)}", lowered)) for k in t.keywords) for t in topics}
     by_category = [t.id for t in topics if any(t.matches_category(c) for c in categories)]
     if by_category:
+
         def strong(tid: str) -> bool:
             return scores[tid] >= STRONG_TEXT_EVIDENCE and distinct[tid] >= 2
 

@@ -30,7 +30,9 @@ def read_note(path: Path) -> Note:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        raise ReadingListError("notes file is not valid UTF-8", path, exc.object[: exc.start].count(b"\n") + 1) from None
+        raise ReadingListError(
+            "notes file is not valid UTF-8", path, exc.object[: exc.start].count(b"\n") + 1
+        ) from None
     lines = text.splitlines()
     if not lines or lines[0].strip() != "---":
         return Note(path, 0, {}, bool(text.strip()))

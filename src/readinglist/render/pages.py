@@ -15,7 +15,9 @@ from .notes import Note
 from .paper import paper_page
 
 
-def site_pages(library: Library, notes: dict[str, Note], bibtex: dict[str, str], site: dict[str, str]) -> dict[str, str]:
+def site_pages(
+    library: Library, notes: dict[str, Note], bibtex: dict[str, str], site: dict[str, str]
+) -> dict[str, str]:
     by_key = library.by_key()
     pages = {
         f"{PAPERS}/{p.slug}.md": paper_page(p, by_key, notes.get(p.key), bibtex.get(p.key, ""), library)
@@ -114,13 +116,16 @@ def years_page(library: Library) -> str:
 def index_page(library: Library, site: dict[str, str]) -> str:
     years = sorted({p.work.year for p in library.papers if p.work.year})
     span = f" · {years[0]}–{years[-1]}" if years else ""
-    counts = (
-        f"{len(library.papers)} papers · {len(library.topics)} topics · {len(library.authors)} authors{span}"
-    )
+    counts = f"{len(library.papers)} papers · {len(library.topics)} topics · {len(library.authors)} authors{span}"
     cards = []
     for topic in library.topics:
         n = sum(topic.id in p.topics for p in library.papers)
         cards.append(
-            {"title": topic.title, "label": Md(f"topic-{topic.id}"), "summary": topic.description, "meta": plural(n, "paper")}
+            {
+                "title": topic.title,
+                "label": Md(f"topic-{topic.id}"),
+                "summary": topic.description,
+                "meta": plural(n, "paper"),
+            }
         )
     return render("index.md.j2", title=site["title"], description=site["description"], counts=counts, cards=cards)

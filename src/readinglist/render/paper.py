@@ -55,7 +55,9 @@ def _badges(paper: Paper) -> Md:
 def _source(paper: Paper) -> Md:
     owners = sorted({s.owner for s in paper.work.sources if s.owner})
     kind = "arXiv listing" if paper.work.categories else "author profile"
-    where = ", ".join(f"`{PurePosixPath(s.file).name}:{s.line}`" for s in paper.work.sources if safe_token(PurePosixPath(s.file).stem))
+    where = ", ".join(
+        f"`{PurePosixPath(s.file).name}:{s.line}`" for s in paper.work.sources if safe_token(PurePosixPath(s.file).stem)
+    )
     text = f"{kind}, profile of {', '.join(owners)}" if owners else kind
     return Md(md_text(text) + (f" ({where})" if where else ""))
 

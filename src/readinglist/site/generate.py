@@ -22,16 +22,16 @@ class GenerateReport:
 
     def lines(self) -> list[str]:
         out = [f"{len(self.library.papers)} papers: {self.written} files written, {self.deleted} stale files removed"]
-        out += [f"warning: docs/notes/{name}.md has no paper in refs.bib (kept, not deleted)" for name in self.orphan_notes]
+        out += [
+            f"warning: docs/notes/{name}.md has no paper in refs.bib (kept, not deleted)" for name in self.orphan_notes
+        ]
         return out
 
 
 def build_library(config: Config) -> tuple[Library, dict[str, str]]:
     """Enriched papers and the house-style BibTeX of each entry (for the copy block)."""
     store = bibfile.load(config.bib_path)
-    library = enrich(
-        store.works(), load_taxonomy(config.taxonomy_path), config.related_top_k, config.related_min_score
-    )
+    library = enrich(store.works(), load_taxonomy(config.taxonomy_path), config.related_top_k, config.related_min_score)
     bibtex = {key: bibfile.format_entry(key, bibfile.public_entry(entry)) for key, entry in store.entries.items()}
     return library, bibtex
 

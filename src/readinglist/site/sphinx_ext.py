@@ -27,7 +27,7 @@ _reports: WeakKeyDictionary[Sphinx, generate.GenerateReport] = WeakKeyDictionary
 
 
 def _root(app: Sphinx) -> Path:
-    return (Path(app.confdir) / app.config.readinglist_root).resolve()
+    return (Path(app.confdir) / str(app.config.readinglist_root)).resolve()
 
 
 def _generate(app: Sphinx) -> None:

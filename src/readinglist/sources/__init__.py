@@ -6,13 +6,14 @@ One module per input shape, as papis does with its importers.
 from __future__ import annotations
 
 from pathlib import Path
+from types import ModuleType
 
 from ..errors import ReadingListError
 from ..model import RawRecord
 from . import arxiv_listing, author_pairs
 from .text import read_lines
 
-SHAPES = (arxiv_listing, author_pairs)
+SHAPES: tuple[ModuleType, ...] = (arxiv_listing, author_pairs)
 
 
 def read_dump(path: Path, label: str | None = None) -> list[RawRecord]:
@@ -21,7 +22,8 @@ def read_dump(path: Path, label: str | None = None) -> list[RawRecord]:
     lines = read_lines(path, label)
     for shape in SHAPES:
         if shape.looks_like(lines):
-            return shape.parse(lines, label)
+            records: list[RawRecord] = shape.parse(lines, label)
+            return records
     raise ReadingListError(
         "unrecognized dump: expected an arXiv listing ('arXiv<YEAR>' lines) "
         "or an owner line followed by author/abstract pairs",

@@ -35,7 +35,7 @@ def parse(lines: list[Line], label: str) -> list[RawRecord]:
 
 def _header(lines: list[Line], label: str) -> tuple[str, list[Line]]:
     owner = ""
-    for i, line in enumerate(lines):
+    for i, line in enumerate(lines):  # noqa: B007 (i is used after the loop)
         if YEAR_LINE.match(line.text):
             break
         match = OWNER_LINE.match(line.text)

@@ -25,7 +25,8 @@ FIELD_ORDER = (
     "archiveprefix", "primaryclass", "eprint", "provenance",
 )  # fmt: skip
 ENTRY_TYPES = frozenset(
-    ["article", "book", "booklet", "conference", "inbook", "incollection", "inproceedings", "manual", "mastersthesis", "misc", "phdthesis", "proceedings", "techreport", "unpublished", "online", "report", "thesis", "software", "dataset"]
+    "article book booklet conference inbook incollection inproceedings manual mastersthesis "
+    "misc phdthesis proceedings techreport unpublished online report thesis software dataset".split()
 )
 _PROVENANCE = re.compile(r"^(?P<file>.+?):(?P<line>\d+)(?:\s+\((?P<owner>[^)]*)\))?$")
 

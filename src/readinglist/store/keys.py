@@ -7,7 +7,7 @@ import re
 from ..latex import ascii_fold, to_text
 
 STOPWORDS = frozenset(
-    ["a", "an", "the", "of", "for", "on", "in", "to", "and", "with", "via", "by", "from", "towards", "toward", "using", "is", "are", "we", "our", "this", "new", "novel"]
+    "a an the of for on in to and with via by from towards toward using is are we our this new novel".split()
 )
 SAFE_KEY = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
 RESERVED = frozenset(["con", "prn", "aux", "nul", "com1", "com2", "com3", "com4", "lpt1", "lpt2", "lpt3"])
