@@ -1,7 +1,8 @@
-"""Working titles for records that have none, taken from the abstract's own words.
+"""Working titles for records that have none, made only of the abstract's own words.
 
-A system the abstract names ("we propose X, a ...") becomes "X: <its description>";
-otherwise the contribution sentence is shortened. Nothing is invented.
+An abstract that names its system ("we propose X, a ...", "we present X", "namely X",
+"a new ... X (...)") gives "X: <its own short description>". Otherwise the contribution
+sentence is cut down to its object ("we characterize W" gives "Characterizing W").
 """
 
 from __future__ import annotations
@@ -11,22 +12,41 @@ import re
 from ..latex import to_text
 from .sentences import contribution_sentence, split_sentences
 
-NAME = r"(?P<name>[A-Z][\w\-]*(?:[A-Z\d][\w\-]*)?(?:\s*\([^)]{1,40}\))?)"
-# "we propose DaSGD (...), ...", "we present SwapText, a ...", "namely X", "X, a novel ..."
-SYSTEM_PATTERNS = (
-    re.compile(
-        rf"\b(?:propose|present|introduce|develop|design|build|name)s?\s+(?:a new [^,]*?,\s*)?"
-        rf"{NAME}\s*,\s*(?P<desc>(?:an?|the)\s[^.;]+)"
-    ),
-    re.compile(rf"\bnamely\s+{NAME}\s*,?\s*(?P<desc>(?:an?|the)\s[^.;]+)?"),
-    re.compile(rf"\b(?:propose|present|introduce)s?\s+(?P<desc>an?\s[^.;]*?)\s*\(?{NAME}\)?\s*(?:,|\.|which|that)"),
-)
 MAX_WORDS = 14
-LEADS = re.compile(
-    r"^.*?\b(?:we|this (?:paper|work|report|research))\s+"
-    r"(?:propose|present|introduce|develop|study|show|investigate|report|characteri[sz]e|integrate)s?\s+(?:that\s+)?",
+INTRO = r"(?:propose|present|introduce|develop|design|build|name|call)[sd]?"
+NAME = r"(?P<name>[A-Za-z][\w\-]*[A-Z\d][\w\-]*)"
+EXPANSION = r"(?:\s*\((?P<exp>[^()]{3,80})\))?"
+DESC = r"(?P<desc>(?:an?|the)\s[^.;:]+)"
+# Ordered from the most to the least specific: "a new SGD algorithm, DaSGD (...)",
+# "ByteTransformer, a ...", "Variance-Aware Cross-Layer (VACL), a ...", "the full-stack
+# compiler DNNVM, which", "The Gamma-Ray Integrated Detectors (GRID) is a ...", "namely X".
+SYSTEM_PATTERNS = tuple(
+    re.compile(p)
+    for p in (
+        rf"\b{INTRO}\s+(?:an?|the)\s(?P<pre>[^,.;]{{3,80}}?),\s+(?:namely\s+)?{NAME}{EXPANSION}\s*[,.]"
+        rf"(?:\s*which\s+(?P<what>[^.;]+))?",  # a new SGD algorithm, DaSGD (...), which ...
+        rf"\b{INTRO}\s+{NAME}{EXPANSION}\s*,\s*{DESC}",  # ByteTransformer, a high-performance ...
+        rf"\b{INTRO}\s+(?P<exp>(?:[A-Z][\w\-]*\s+){{1,5}}?)\((?P<name>[A-Z][\w\-]*[A-Z][\w\-]*)\)\s*,\s*{DESC}",
+        rf"\b{INTRO}\s+(?:an?|the)\s(?P<pre>[^,.;]{{3,60}}?)\s+{NAME}\s*(?:,|\bwhich\b|\bthat\b)",
+        rf"(?:^|\.\s)(?:The\s+)?(?P<exp>(?:[A-Z][\w\-]*\s+){{1,6}})\((?P<name>[A-Z]{{2,}}\w*)\)\s+(?:is|are)\s+{DESC}",
+        rf"\bnamely\s+{NAME}",
+        rf"\b{INTRO}\s+{NAME}{EXPANSION}\s*(?:,|\.|\bwhich\b|\bthat\b|\bto\b|\bfor\b)",
+    )
+)
+COMMON_ACRONYMS = frozenset("cnn cnns dnn dnns gpu gpus cpu sgd nlp ai ml dl iid svd bert fpga isa mha jit".split())
+FILLERS = re.compile(r"^(?:(?:an?|the)\s+)?(?:(?:novel|new)\s*,?\s+)*", re.I)
+ANAPHORA = re.compile(r"\b(?:this|these|such|the above)\s+(?:problem|issue|challenge|task)s?\b", re.I)
+LEAD = re.compile(
+    r"^.*?\b(?:we|this (?:\w+\s+)?(?:paper|work|report|research|article|study))\s+(?:first\s+|also\s+)?"
+    r"(?P<verb>[a-z]+)\s+(?:that\s+)?",
     re.I,
 )
+NOUN_VERBS = frozenset("propose present introduce develop design report".split())
+CLAIM_VERBS = frozenset("show find demonstrate prove observe".split())
+ENUMERATED = re.compile(r"\b(?:purposes?|goals?|aims?|objectives?|contributions?)\s*:\s*\(1\)\s*(?P<rest>[^.]+)")
+PASSIVE = re.compile(r"^(?P<x>.+?)\s+(?:is|are)\s+(?:proposed|presented|introduced|developed|reported)\b\s*(?P<y>.*)$")
+FRAME = re.compile(r"^(?:in this (?:paper|work|article|report),\s*)|\s+in this (?:paper|work|article|report)\b", re.I)
+CLAUSE_END = re.compile(r",\s|:\s|;\s|\s\((?:1|i)\)|\s+and\s+\w+(?:es|s)\b(?!\s+and)|\s+which\s|\s+thus\s")
 
 
 def working_title(abstract_latex: str) -> str:
@@ -34,35 +54,86 @@ def working_title(abstract_latex: str) -> str:
     text = to_text(abstract_latex)
     if not text:
         return ""
-    for sentence in split_sentences(text):
-        named = _named_system(sentence)
+    sentences = split_sentences(text)
+    for sentence in sentences:
+        named = named_system_title(sentence)
         if named:
             return named
-    return _shorten(LEADS.sub("", contribution_sentence(text), count=1))
+    for sentence in sentences:
+        purpose = ENUMERATED.search(sentence)
+        if purpose:
+            return _contribution_title("we " + purpose.group("rest"))
+    return _contribution_title(contribution_sentence(text))
 
 
-def _named_system(sentence: str) -> str:
+def named_system_title(sentence: str) -> str:
     for pattern in SYSTEM_PATTERNS:
-        match = pattern.search(sentence)
-        if not match or not _is_system_name(match.group("name")):
-            continue
-        name = match.group("name").strip()
-        desc = (match.group("desc") or "").strip()
-        desc = re.sub(r"^(?:an?|the)\s+", "", desc, flags=re.I)
-        return f"{name}: {_shorten(desc)}" if desc else name
+        for match in pattern.finditer(sentence):
+            name = match.group("name")
+            if not _is_system_name(name):
+                continue
+            groups = match.groupdict()
+            pre = groups.get("pre")
+            if pre and groups.get("what"):
+                pre = f"{_first_clause(pre)} that {groups['what']}"
+            desc = _description(groups.get("desc"), groups.get("exp"), pre)
+            return f"{name}: {desc}" if desc else name
     return ""
 
 
 def _is_system_name(name: str) -> bool:
-    word = name.split("(")[0].strip()
-    # A name has a capital after its first letter (DaSGD, ByteTransformer) or is an acronym.
-    return len(word) >= 3 and any(c.isupper() for c in word[1:]) and word.lower() not in {"cnns", "gpus"}
+    return len(name) >= 3 and name.lower() not in COMMON_ACRONYMS and any(c.isupper() for c in name[1:] + name[0])
+
+
+def _description(desc: str | None, expansion: str | None, pre: str | None) -> str:
+    """The system's own description: its expansion, else the phrase around its name."""
+    for candidate in (desc, expansion, pre):
+        if candidate and not ANAPHORA.search(candidate):
+            return _shorten(_first_clause(FILLERS.sub("", candidate.strip())))
+    return ""
+
+
+def _first_clause(text: str) -> str:
+    match = CLAUSE_END.search(text)
+    return text[: match.start()] if match else text
+
+
+def _contribution_title(sentence: str) -> str:
+    lead = LEAD.match(sentence)
+    if not lead:
+        plain = FRAME.sub("", sentence).rstrip(".")
+        passive = PASSIVE.match(plain)
+        plain = f"{passive['x']} {passive['y']}".strip() if passive else _first_clause(plain)
+        return _shorten(plain)
+    return _shorten(_object_phrase(lead.group("verb").lower(), sentence[lead.end() :]))
+
+
+def _object_phrase(verb: str, rest: str) -> str:
+    """What the contribution verb acts on, as a title phrase."""
+    stem = re.sub(r"(?<=[^s])s$", "", verb)
+    rest = FRAME.sub("", rest)
+    if stem in ("attempt", "aim", "seek", "try") and rest.startswith("to "):
+        verb, _, rest = rest[3:].partition(" ")
+        stem = verb
+    rest = _first_clause(rest).rstrip(".")
+    if stem in NOUN_VERBS:
+        return FILLERS.sub("", rest)
+    if stem in CLAIM_VERBS:
+        return rest
+    return f"{_gerund(stem)} {rest}"
+
+
+def _gerund(stem: str) -> str:
+    if stem.endswith("ie"):
+        return stem[:-2] + "ying"
+    if stem.endswith("e") and not stem.endswith("ee"):
+        return stem[:-1] + "ing"
+    return stem + "ing"
 
 
 def _shorten(text: str) -> str:
     words = text.split()
-    cut = words[:MAX_WORDS]
-    short = " ".join(cut).rstrip(",;:.")
+    short = " ".join(words[:MAX_WORDS]).rstrip(",;:.")
     if not short:
         return ""
     return short[0].upper() + short[1:] + ("…" if len(words) > MAX_WORDS else "")

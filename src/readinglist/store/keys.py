@@ -6,7 +6,9 @@ import re
 
 from ..latex import ascii_fold, to_text
 
+# Words that start titles without saying what they are about.
 STOPWORDS = frozenset(
+    "integrating examining providing studying investigating state-of-the-art two three four "
     "a an the of for on in to and with via by from towards toward using is are we our this new novel".split()
 )
 SAFE_KEY = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
@@ -14,9 +16,13 @@ RESERVED = frozenset(["con", "prn", "aux", "nul", "com1", "com2", "com3", "com4"
 
 
 def _slug_word(text: str) -> str:
-    for word in re.split(r"[^A-Za-z0-9]+", ascii_fold(to_text(text))):
-        if word and word.lower() not in STOPWORDS:
-            return word.lower()[:24]
+    """The title's first telling word, hyphenated parts joined ("Graph-Adaptive" -> "graphadaptive")."""
+    for word in ascii_fold(to_text(text)).split():
+        if word.lower().strip(",.:;()") in STOPWORDS:
+            continue
+        slug = re.sub(r"[^a-z0-9]", "", word.lower())
+        if slug:
+            return slug[:24]
     return ""
 
 
