@@ -33,7 +33,8 @@ myst_enable_extensions = ["colon_fence", "dollarmath"]
 myst_heading_anchors = 0
 smartquotes = False
 
-bibtex_bibfiles = ["../refs.bib"]
+# The generator writes a sanitized copy of ../refs.bib, keyed by page name.
+bibtex_bibfiles = ["bibliography.bib"]
 bibtex_default_style = "plain"
 bibtex_reference_style = "label"
 

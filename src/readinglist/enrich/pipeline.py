@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ..latex import to_text
 from ..model import Paper, Work
+from ..store.keys import slugs
 from . import summary
 from .authors import author_id
 from .related import related_links, system_name, version_groups
@@ -51,6 +52,7 @@ def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_sco
     corpus = build_corpus(texts)
     versions = version_groups(works)
     related = related_links(works, corpus, versions, top_k, min_score)
+    slug_of = slugs(w.key for w in works)
     papers = []
     for i, work in enumerate(works):
         categories, inferred = work.categories, False
@@ -60,7 +62,7 @@ def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_sco
         papers.append(
             Paper(
                 work=work,
-                slug=work.key,
+                slug=slug_of[work.key],
                 categories=categories,
                 categories_inferred=inferred and bool(categories),
                 topics=assign_topics(categories, texts[i], topics),

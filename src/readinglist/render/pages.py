@@ -9,6 +9,7 @@ from ..enrich.pipeline import Library, page_authors
 from ..latex import to_text
 from ..model import Paper
 from .environment import render
+from .bibliography import BIBFILE, sanitized_bib
 from .escape import Md, md_text
 from .links import AUTHORS, PAPERS, TOPICS, one_line, paper_link, plural
 from .notes import Note
@@ -20,13 +21,14 @@ def site_pages(
 ) -> dict[str, str]:
     by_key = library.by_key()
     pages = {
-        f"{PAPERS}/{p.slug}.md": paper_page(p, by_key, notes.get(p.key), bibtex.get(p.key, ""), library)
+        f"{PAPERS}/{p.slug}.md": paper_page(p, by_key, notes.get(p.slug), bibtex.get(p.key, ""), library)
         for p in library.papers
     }
     pages.update(topic_pages(library))
     pages.update(author_pages(library))
     pages["years.md"] = years_page(library)
     pages["bibliography.md"] = render("bibliography.md.j2", count=len(library.papers))
+    pages[BIBFILE] = sanitized_bib(library)
     pages["index.md"] = index_page(library, site)
     return pages
 

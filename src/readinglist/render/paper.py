@@ -37,9 +37,7 @@ def paper_page(paper: Paper, by_key: dict[str, Paper], note: Note | None, bibtex
         system=paper.system,
         versions=[_link(by_key[k], here, "") for k in paper.versions if k in by_key],
         related=[_link(by_key[link.key], here, link.reason) for link in _non_version(paper) if link.key in by_key],
-        cite=Md(f"This paper in the {{ref}}`bibliography <bibliography>`: {{cite:p}}`{paper.key}`")
-        if safe_token(paper.key)
-        else "This entry's key cannot be cited from Markdown; see the bibliography page.",
+        cite=Md(f"This paper in the {{ref}}`bibliography <bibliography>`: {{cite:p}}`{paper.slug}`"),
         bibtex=fence(bibtex, "bibtex") if bibtex else "",
     )
 
@@ -55,9 +53,7 @@ def _badges(paper: Paper) -> Md:
 def _source(paper: Paper) -> Md:
     owners = sorted({s.owner for s in paper.work.sources if s.owner})
     kind = "arXiv listing" if paper.work.categories else "author profile"
-    where = ", ".join(
-        f"`{PurePosixPath(s.file).name}:{s.line}`" for s in paper.work.sources if safe_token(PurePosixPath(s.file).stem)
-    )
+    where = ", ".join(f"{md_text(PurePosixPath(s.file).name)}:{s.line}" for s in paper.work.sources)
     text = f"{kind}, profile of {', '.join(owners)}" if owners else kind
     return Md(md_text(text) + (f" ({where})" if where else ""))
 
@@ -71,7 +67,7 @@ def _notes(paper: Paper, note: Note | None) -> Md:
     tags = note.meta.get("tags")
     if isinstance(tags, list) and tags:
         meta.append("**Tags:** " + ", ".join(md_text(str(t)) for t in tags))
-    include = f"```{{include}} ../notes/{note.path.name}\n:start-line: {note.body_line}\n```"
+    include = f"```{{include}} ../notes/{paper.slug}.md\n:start-line: {note.body_line}\n```"
     return Md("\n\n".join([*meta, include]))
 
 

@@ -48,6 +48,7 @@ def _write_records(app: Sphinx, exception: BaseException | None) -> None:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("readinglist_root", "..", "env", types=[str])
-    app.connect("builder-inited", _generate)
+    # Before sphinxcontrib-bibtex (priority 500) reads the bibliography the generator writes.
+    app.connect("builder-inited", _generate, priority=100)
     app.connect("build-finished", _write_records)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

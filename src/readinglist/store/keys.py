@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections.abc import Iterable
 
 from ..latex import ascii_fold, to_text
 
@@ -12,7 +14,9 @@ STOPWORDS = frozenset(
     "a an the of for on in to and with via by from towards toward using is are we our this new novel".split()
 )
 SAFE_KEY = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
-RESERVED = frozenset(["con", "prn", "aux", "nul", "com1", "com2", "com3", "com4", "lpt1", "lpt2", "lpt3"])
+# Windows device names: a file called "con.md" cannot be created there.
+RESERVED = frozenset(["con", "prn", "aux", "nul"] + [f"{d}{n}" for d in ("com", "lpt") for n in range(10)])
+MAX_SLUG = 64
 
 
 def _slug_word(text: str) -> str:
@@ -48,3 +52,26 @@ def unique_key(base: str, taken: set[str]) -> str:
 
 def is_safe(key: str) -> bool:
     return bool(SAFE_KEY.match(key)) and key.lower() not in RESERVED
+
+
+def slugs(keys: Iterable[str]) -> dict[str, str]:
+    """A file-name-safe, case-insensitively unique slug for every key.
+
+    A safe key is its own slug. Any other key (separators, ``..``, upper case, device
+    names, length) is reduced to safe characters and given a short hash of the key, so
+    the slug is stable from build to build and cannot collide with another key's.
+    """
+    keys = sorted(set(keys))
+    out = {key: key for key in keys if is_safe(key) and len(key) <= MAX_SLUG}
+    taken = set(out.values())
+    for key in keys:
+        if key in out:
+            continue
+        base = re.sub(r"[^a-z0-9]+", "-", ascii_fold(key).lower()).strip("-")[: MAX_SLUG - 17] or "entry"
+        digest = hashlib.sha1(key.encode()).hexdigest()
+        width = 8
+        while f"{base}-{digest[:width]}" in taken:  # only a key chosen to collide gets here
+            width += 1
+        out[key] = f"{base}-{digest[:width]}"
+        taken.add(out[key])
+    return out
