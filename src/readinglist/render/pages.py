@@ -8,8 +8,8 @@ from typing import Any
 from ..enrich.pipeline import Library, page_authors
 from ..latex import to_text
 from ..model import Paper
-from .environment import render
 from .bibliography import BIBFILE, sanitized_bib
+from .environment import render
 from .escape import Md, md_text
 from .links import AUTHORS, PAPERS, TOPICS, one_line, paper_link, plural
 from .notes import Note
