@@ -56,9 +56,19 @@ def sync(docs: Path, pages: dict[str, str]) -> tuple[int, int]:
                 f"{rel} exists but was not written by readinglist; move it away to let the generator own it", docs
             )
     write_manifest(docs, owned | set(pages))
+    _remove_interrupted_writes(docs, owned | set(pages))
     written = sum(write_if_changed(docs / rel, text) for rel, text in sorted(pages.items()))
     stale = sorted(owned - set(pages))
     for rel in stale:
         (docs / rel).unlink(missing_ok=True)
     write_manifest(docs, set(pages))
     return written, len(stale)
+
+
+def _remove_interrupted_writes(docs: Path, files: set[str]) -> None:
+    """Delete temporary files an interrupted write left beside files the generator owns."""
+    for folder in {(docs / rel).parent for rel in files}:
+        for tmp in folder.glob(".*.tmp") if folder.is_dir() else ():
+            target = tmp.name[1:].rsplit(".", 2)[0]
+            if (folder / target).relative_to(docs).as_posix() in files:
+                tmp.unlink(missing_ok=True)

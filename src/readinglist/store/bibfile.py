@@ -13,6 +13,7 @@ from pathlib import Path
 import pybtex.errors
 from pybtex.database import BibliographyData, BibliographyDataError, Entry, Person
 from pybtex.database.input.bibtex import Parser
+from pybtex.exceptions import PybtexError
 from pybtex.scanner import PybtexSyntaxError
 
 from ..errors import ReadingListError
@@ -63,8 +64,14 @@ def load(path: Path) -> BibFile:
     chunks = split_chunks(text)
     data = _parse(text, label, chunks)
     for chunk in chunks:
-        if chunk.key is not None and data.entries[chunk.key].type.lower() not in ENTRY_TYPES:
+        if chunk.key is None:
+            continue
+        if chunk.key not in data.entries:
+            raise ReadingListError(f"malformed entry (cannot read its key {chunk.key!r})", label, chunk.line)
+        if data.entries[chunk.key].type.lower() not in ENTRY_TYPES:
             raise ReadingListError(f"unknown entry type @{data.entries[chunk.key].type}", label, chunk.line)
+    if len(data.entries) != sum(c.key is not None for c in chunks):
+        raise ReadingListError("malformed entries: cannot tell where each entry starts and ends", label)
     return BibFile(path, text, chunks, dict(data.entries))
 
 
@@ -73,11 +80,14 @@ def _parse(text: str, label: str, chunks: list[Chunk]) -> BibliographyData:
     try:
         return Parser().parse_string(text)
     except PybtexSyntaxError as exc:
-        raise ReadingListError(f"BibTeX syntax error: {exc.message}", label, exc.lineno) from None
+        message = getattr(exc, "message", None) or str(exc)
+        raise ReadingListError(f"BibTeX syntax error: {message}", label, getattr(exc, "lineno", None)) from None
     except BibliographyDataError as exc:
         key = str(exc).rsplit(":", 1)[-1].strip()
         lines = [c.line for c in chunks if c.key is not None and c.key.lower() == key.lower()]
         raise ReadingListError(f"duplicate citation key {key!r}", label, lines[-1] if lines else None) from None
+    except PybtexError as exc:
+        raise ReadingListError(f"BibTeX error: {exc}", label) from None
 
 
 def entry_to_work(key: str, entry: Entry) -> Work:
