@@ -31,6 +31,8 @@ source_suffix = {".md": "markdown"}
 # Record text is data: no raw HTML, no typographic rewriting of what a record says.
 myst_enable_extensions = ["colon_fence", "dollarmath"]
 myst_heading_anchors = 0
+# Math is rendered to MathML at build time by the readinglist extension (no JavaScript).
+html_math_renderer = "mathml"
 smartquotes = False
 
 # The generator writes a sanitized copy of ../refs.bib, keyed by page name.

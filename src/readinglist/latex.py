@@ -10,30 +10,82 @@ from pylatexenc.latex2text import LatexNodes2Text
 
 # Characters that LaTeX treats as syntax but scraped text means literally.
 _SPECIALS = re.compile(r"(?<!\\)([%&#_])")
-_DOLLARS = re.compile(r"(?<!\\)\$")
+_DOLLAR = re.compile(r"(?<!\\)\$")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
-# Segments left alone: inline math and \url{...}.
-_VERBATIM = re.compile(r"(?<!\\)\$[^$]+(?<!\\)\$|\\url\{[^{}]*\}")
+_URL = re.compile(r"\\url\{[^{}]*\}")
 _BARE_SUPERSCRIPT = re.compile(r"(?<=\w)\^(\d+|\{[^{}]*\})")
 _SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
+# What may stand between two dollars for the tool to treat it as math on purpose.
+MATH_COMMANDS = frozenset(
+    "sqrt frac dfrac tfrac cdot times div pm mp leq geq le ge neq ne approx sim simeq equiv propto "
+    "infty partial nabla sum prod int log ln exp sin cos tan max min arg lim sup inf mathrm mathbf "
+    "mathit mathcal mathbb mathsf operatorname left right ldots cdots dots in notin subset subseteq "
+    "cup cap forall exists to rightarrow leftarrow mapsto prime hat bar tilde vec dot overline "
+    "underline ell mid lfloor rfloor lceil rceil langle rangle quad qquad top circ ast star oplus "
+    "otimes alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu "
+    "nu xi pi rho sigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma "
+    "Upsilon Phi Psi Omega".split()
+)
+_MATH_CHARS = re.compile(r"^[A-Za-z0-9\s+\-*/=()\[\]|.,;:'^_{}<>!\\]+$")
+_MATH_ESCAPES = re.compile(r"\\(?:[A-Za-z]+|[,;! {}|])")
+_MONEY = re.compile(r"^\s*\d[\d.,]*\s+[A-Za-z]")
+
+
+def is_math(content: str) -> bool:
+    """True when ``content`` (what stood between two dollars) reads as a formula, not prose or prices."""
+    text = content.strip()
+    if not text or len(text) > 120 or not _MATH_CHARS.match(text) or _MONEY.match(content):
+        return False
+    if "\\" in _MATH_ESCAPES.sub("", text):
+        return False  # a backslash that starts no allowed command
+    if any(name not in MATH_COMMANDS for name in re.findall(r"\\([A-Za-z]+)", text)):
+        return False
+    return len(re.findall(r"[A-Za-z]{4,}", re.sub(r"\\[A-Za-z]+", "", text))) <= 1
+
 
 def dump_to_latex(text: str) -> str:
-    """Make dump text (mostly plain, sometimes LaTeX) safe to store in a BibTeX field."""
+    """Make dump text (mostly plain, sometimes LaTeX) safe to store in a BibTeX field.
+
+    A pair of dollars stays math only if what it encloses reads as math; any other
+    dollar is escaped, so "$5 and $10" stays text.
+    """
     text = _CONTROL.sub("", unicodedata.normalize("NFC", text))
-    if len(_DOLLARS.findall(text)) % 2:
-        text = _DOLLARS.sub(r"\\$", text)
     out, pos = [], 0
-    for match in _VERBATIM.finditer(text):
-        out.append(_escape_text(text[pos : match.start()]))
-        out.append(match.group(0))
-        pos = match.end()
+    for start, end in _math_spans(text):
+        out.append(_escape_text(text[pos:start]))
+        out.append(text[start:end])
+        pos = end
     out.append(_escape_text(text[pos:]))
     return _balance_braces("".join(out))
 
 
+def _math_spans(text: str) -> list[tuple[int, int]]:
+    dollars = [m.start() for m in _DOLLAR.finditer(text)]
+    spans, i = [], 0
+    while i + 1 < len(dollars):
+        start, end = dollars[i], dollars[i + 1]
+        if is_math(text[start + 1 : end]):
+            spans.append((start, end + 1))
+            i += 2
+        else:
+            i += 1
+    return spans
+
+
 def _escape_text(text: str) -> str:
-    text = _SPECIALS.sub(r"\\\1", text)
+    """Escape LaTeX specials outside math, leaving \\url{...} as it is."""
+    out, pos = [], 0
+    for match in _URL.finditer(text):
+        out.append(_escape_plain(text[pos : match.start()]))
+        out.append(match.group(0))
+        pos = match.end()
+    out.append(_escape_plain(text[pos:]))
+    return "".join(out)
+
+
+def _escape_plain(text: str) -> str:
+    text = _DOLLAR.sub(r"\\$", _SPECIALS.sub(r"\\\1", text))
     return _BARE_SUPERSCRIPT.sub(lambda m: "$^{" + m.group(1).strip("{}") + "}$", text)
 
 
@@ -69,6 +121,14 @@ def to_text(latex: str) -> str:
         text = latex
     text = re.sub(r"\^\{?(\d+)\}?", lambda m: m.group(1).translate(_SUPERSCRIPTS), text)
     return " ".join(text.split())
+
+
+def latex_piece_text(latex: str) -> str:
+    """The text of one LaTeX piece (an accent, ``~``, ``--``), whitespace kept as it is."""
+    try:
+        return str(_converter().latex_to_text(latex))
+    except Exception:
+        return latex
 
 
 def ascii_fold(text: str) -> str:

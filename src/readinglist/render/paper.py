@@ -6,10 +6,10 @@ from pathlib import PurePosixPath
 
 from ..enrich.authors import author_id
 from ..enrich.pipeline import Library, page_authors
-from ..latex import to_text
 from ..model import Link, Paper
 from .environment import render
 from .escape import Md, fence, md_text, safe_token
+from .latexmd import latex_to_md
 from .links import AUTHORS, PAPERS, TOPICS, json_string, one_line, paper_link
 from .notes import Note
 
@@ -18,11 +18,14 @@ def paper_page(paper: Paper, by_key: dict[str, Paper], note: Note | None, bibtex
     work = paper.work
     here = f"{PAPERS}/{paper.slug}.md"
     topics = {t.id: t for t in library.topics}
+    title = latex_to_md(work.title, "title")
+    abstract = latex_to_md(work.abstract, "abstract")
+    footnotes = title.footnotes + abstract.footnotes
     return render(
         "paper.md.j2",
         label=Md(f"paper-{paper.slug}"),
         meta_description=json_string(one_line(paper.tldr, 40)),
-        title=to_text(work.title),
+        title=Md(title.md),
         title_inferred=work.title_inferred,
         badges=_badges(paper),
         authors=Md(", ".join(f"[{md_text(n)}](../{AUTHORS}/{author_id(n)}.md)" for n in page_authors(work))),
@@ -32,7 +35,8 @@ def paper_page(paper: Paper, by_key: dict[str, Paper], note: Note | None, bibtex
         topics=Md(", ".join(f"[{md_text(topics[t].title)}](../{TOPICS}/{t}.md)" for t in paper.topics)),
         tldr=paper.tldr,
         key_results=list(paper.key_results),
-        abstract=to_text(work.abstract) or "The source gives no abstract.",
+        abstract=Md(abstract.md) if abstract.md else "The source gives no abstract.",
+        footnotes=[Md(f"[^{label}]: {text}") for label, text in footnotes],
         notes=_notes(paper, note),
         system=paper.system,
         versions=[_link(by_key[k], here, "") for k in paper.versions if k in by_key],

@@ -11,13 +11,16 @@ from pathlib import Path
 from typing import Any
 from weakref import WeakKeyDictionary
 
+from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
+from sphinx.writers.html5 import HTML5Translator
 
 from .. import __version__
 from ..config import load_config
 from ..errors import ReadingListError
+from ..render.mathml import fallback, to_mathml
 from ..writer import write_if_changed
 from . import generate
 from .records import records_json
@@ -46,9 +49,23 @@ def _write_records(app: Sphinx, exception: BaseException | None) -> None:
         write_if_changed(Path(app.outdir) / "records.json", records_json(report.library))
 
 
+def _visit_math(self: HTML5Translator, node: nodes.Element) -> None:
+    latex = node.astext()
+    self.body.append(to_mathml(latex) or fallback(latex))
+    raise nodes.SkipNode
+
+
+def _visit_math_block(self: HTML5Translator, node: nodes.Element) -> None:
+    latex = node.astext()
+    self.body.append(f'<div class="math">{to_mathml(latex, display=True) or fallback(latex)}</div>')
+    raise nodes.SkipNode
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("readinglist_root", "..", "env", types=[str])
     # Before sphinxcontrib-bibtex (priority 500) reads the bibliography the generator writes.
     app.connect("builder-inited", _generate, priority=100)
     app.connect("build-finished", _write_records)
+    # Math rendered to MathML at build time: offline, no JavaScript (html_math_renderer = "mathml").
+    app.add_html_math_renderer("mathml", (_visit_math, None), (_visit_math_block, None))
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
