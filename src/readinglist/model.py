@@ -68,6 +68,7 @@ class Paper:
     slug: str
     categories: tuple[str, ...]
     categories_inferred: bool
+    category_evidence: str
     topics: tuple[str, ...]
     tldr: str
     key_results: tuple[str, ...]

@@ -8,14 +8,12 @@ from dataclasses import dataclass
 from ..latex import to_text
 from ..model import Paper, Work
 from ..store.keys import slugs
-from . import summary
+from . import categories, summary
 from .authors import author_id
 from .related import related_links, system_name, version_groups
-from .similarity import Corpus, build_corpus
+from .similarity import build_corpus
 from .taxonomy import Topic
 from .topics import assign_topics
-
-NEIGHBOURS = 3
 
 
 @dataclass(frozen=True)
@@ -53,19 +51,20 @@ def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_sco
     versions = version_groups(works)
     related = related_links(works, corpus, versions, top_k, min_score)
     slug_of = slugs(w.key for w in works)
+    inferred = categories.infer(texts, [w.categories for w in works], [w.key for w in works], corpus.similarities())
     papers = []
     for i, work in enumerate(works):
-        categories, inferred = work.categories, False
-        if not categories:
-            categories, inferred = _infer_categories(i, works, corpus), True
+        guess = inferred.get(i)
+        cats = guess.categories if guess else work.categories
         abstract = to_text(work.abstract)
         papers.append(
             Paper(
                 work=work,
                 slug=slug_of[work.key],
-                categories=categories,
-                categories_inferred=inferred and bool(categories),
-                topics=assign_topics(categories, texts[i], topics),
+                categories=cats,
+                categories_inferred=guess is not None,
+                category_evidence=guess.evidence if guess else "",
+                topics=assign_topics(cats, texts[i], topics),
                 tldr=summary.tldr(abstract) or to_text(work.title),
                 key_results=summary.key_results(abstract),
                 system=system_name(work),
@@ -74,23 +73,6 @@ def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_sco
             )
         )
     return Library(tuple(papers), topics, _authors(works))
-
-
-def _infer_categories(i: int, works: list[Work], corpus: Corpus) -> tuple[str, ...]:
-    """Vote among the most similar categorized works, weighted by similarity."""
-    row = corpus.similarities().getrow(i).tocoo()
-    neighbours = sorted(
-        ((float(s), int(j)) for s, j in zip(row.data, row.col, strict=True) if j != i and works[j].categories),
-        key=lambda pair: (-pair[0], works[pair[1]].key),
-    )[:NEIGHBOURS]
-    votes: dict[str, float] = defaultdict(float)
-    for score, j in neighbours:
-        for category in works[j].categories[:1]:
-            votes[category] += score
-    if not votes:
-        return ()
-    best = max(votes.values())
-    return tuple(sorted(c for c, v in votes.items() if v >= best * 0.999))
 
 
 def _authors(works: list[Work]) -> tuple[Author, ...]:

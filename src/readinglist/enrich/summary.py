@@ -7,10 +7,25 @@ import re
 from .sentences import BACKGROUND, CONTRIBUTION, split_sentences
 
 MAX_TLDR_WORDS = 50
+ANAPHORA = re.compile(r"\b(?:this|these|such)\s+(?:problem|issue|challenge|task|limitation)s?\b", re.I)
+CONTRAST = re.compile(r"^(?:however|but|yet|unfortunately|nevertheless),?\s+", re.I)
 PROPOSAL = re.compile(r"\b(?:propose|present|introduce|develop|design|build)s?\b", re.I)
-QUANTITY = re.compile(
-    r"\d[\d,.]*\s*(?:%|x\b|×|times\b|-?fold\b|GPU hours|hours\b|speedup|MB|GB|ms\b)"
-    r"|(?:accuracy|recall|precision|speedup|improvement|reduc\w+|outperform\w*|saves?)\b[^.]*\d",
+NUMBER = r"(?<![\w.@])\d[\d,]*(?:\.\d+)?"
+UNIT = (
+    r"(?:%|\s?[x×X]\b|\s?times\b|-?fold\b|\s?(?:GPU[- ]hours|hours|W|kHz|dB|TOPs/s|GOPs/s(?:/W)?|MACs|ms|"
+    r"seconds|MB|GB|points?)\b)"
+)
+MEASURED = re.compile(rf"{NUMBER}{UNIT}|\b\d+(?:st|nd|rd|th) place\b|order of magnitude")
+CLAIM = re.compile(
+    r"\b(?:outperform|surpass|improv|reduc|achiev|obtain|speed|faster|accelerat|sav|gain|lift|boost|increas|decreas)",
+    re.I,
+)
+BARE_NUMBER = re.compile(rf"{NUMBER}(?![\w)-])")  # not "1)" enumerations nor "1.6-um"
+YEAR = re.compile(r"^(?:19|20)\d\d$")
+LEAD_IN = re.compile(
+    r"^(?:(?:experimental |evaluation |extensive )?(?:results?|experiments?|evaluations?)"
+    r" (?:show|demonstrate|validate|indicate)s?(?: that)?|overall|in particular|besides|additionally|"
+    r"in addition|moreover|furthermore|finally)\s*,?\s*",
     re.I,
 )
 
@@ -24,6 +39,9 @@ def tldr(text: str) -> str:
     picked = proposing or picked
     if not picked:
         picked = [s for s in sentences if not BACKGROUND.match(s)][:1] or sentences[:1]
+    first = sentences.index(picked[0])
+    if first and ANAPHORA.search(picked[0]):
+        picked = [_capitalized(CONTRAST.sub("", sentences[first - 1])), *picked]
     words: list[str] = []
     for sentence in picked:
         if words and len(words) + len(sentence.split()) > MAX_TLDR_WORDS:
@@ -35,5 +53,21 @@ def tldr(text: str) -> str:
 
 
 def key_results(text: str) -> tuple[str, ...]:
-    """Sentences that make a quantitative claim, quoted verbatim (numbers are never altered)."""
-    return tuple(s for s in split_sentences(text) if QUANTITY.search(s))
+    """The quantitative claims, quoted from the abstract with their context; numbers never change."""
+    return tuple(_without_lead_in(s) for s in split_sentences(text) if _is_result(s))
+
+
+def _is_result(sentence: str) -> bool:
+    if MEASURED.search(sentence):
+        return True
+    numbers = [n for n in BARE_NUMBER.findall(sentence) if not YEAR.match(n)]
+    return bool(numbers) and bool(CLAIM.search(sentence))
+
+
+def _without_lead_in(sentence: str) -> str:
+    rest = LEAD_IN.sub("", sentence, count=1)
+    return rest[0].upper() + rest[1:] if rest else sentence
+
+
+def _capitalized(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 
 from ..enrich.authors import author_id
+from ..enrich.categories import category_names
 from ..enrich.pipeline import Library, page_authors
 from ..model import Link, Paper
 from .environment import render
@@ -48,10 +49,15 @@ def paper_page(paper: Paper, by_key: dict[str, Paper], note: Note | None, bibtex
 
 def _badges(paper: Paper) -> Md:
     role = "bdg-secondary-line" if paper.categories_inferred else "bdg-primary"
-    badges = [f"{{{role}}}`{c}`" if safe_token(c) else md_text(c) for c in paper.categories]
+    names = category_names()
+    badges = []
+    for c in paper.categories:
+        badge = f"{{{role}}}`{c}`" if safe_token(c) else md_text(c)
+        badges.append(badge + (f" {md_text(names[c])}" if c in names else ""))
+    line = " · ".join(badges)
     if paper.categories_inferred:
-        badges.append(md_text("(categories inferred from similar papers)"))
-    return Md(" ".join(badges))
+        line += "\n\n" + md_text(f"Inferred category (the source gives none): {paper.category_evidence}.")
+    return Md(line)
 
 
 def _source(paper: Paper) -> Md:

@@ -21,6 +21,7 @@ def records(library: Library) -> list[dict[str, Any]]:
             "year": p.work.year,
             "categories": list(p.categories),
             "categories_inferred": p.categories_inferred,
+            "category_evidence": p.category_evidence,
             "topics": list(p.topics),
             "tldr": p.tldr,
             "key_results": list(p.key_results),

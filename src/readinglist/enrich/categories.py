@@ -1,0 +1,99 @@
+"""arXiv categories for papers that have none, with the evidence shown to the reader.
+
+Two signals, both offline: the categories of the most similar categorized papers in the
+list, and how close the paper's text is to each category's own description (the arXiv
+taxonomy shipped as ``data/arxiv_taxonomy.toml``).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib.resources import files
+from typing import Any
+
+import numpy as np
+from sklearn.feature_extraction.text import TfidfVectorizer
+
+NEIGHBOURS = 5
+# Cosine similarity to a category description is small (about 0.05 to 0.2), a neighbour
+# vote share is 0 to 1: this scale lets a clear description match outvote a split vote.
+DESCRIPTION_WEIGHT = 1.5
+
+
+@dataclass(frozen=True)
+class ArxivCategory:
+    id: str
+    name: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Inferred:
+    categories: tuple[str, ...]
+    evidence: str
+
+
+@lru_cache(maxsize=1)
+def arxiv_taxonomy() -> tuple[ArxivCategory, ...]:
+    """Canonical categories only: an alias (cs.NA for math.NA) would split the score."""
+    data = tomllib.loads(files("readinglist").joinpath("data/arxiv_taxonomy.toml").read_text(encoding="utf-8"))
+    return tuple(ArxivCategory(c["id"], c["name"], c["description"]) for c in data["category"] if not c.get("alias_of"))
+
+
+def category_names() -> dict[str, str]:
+    return {c.id: c.name for c in arxiv_taxonomy()}
+
+
+def infer(texts: list[str], categories: list[tuple[str, ...]], keys: list[str], sims: Any) -> dict[int, Inferred]:
+    """For every uncategorized paper (by index): its inferred category and why."""
+    todo = [i for i, cats in enumerate(categories) if not cats]
+    if not todo:
+        return {}
+    taxonomy = _plausible(arxiv_taxonomy(), categories)
+    closeness = _description_similarity([texts[i] for i in todo], taxonomy)
+    out = {}
+    for row, i in enumerate(todo):
+        votes, neighbours = _neighbour_votes(i, categories, keys, sims)
+        scores = {c.id: DESCRIPTION_WEIGHT * float(closeness[row][n]) for n, c in enumerate(taxonomy)}
+        for cat, share in votes.items():
+            scores[cat] = scores.get(cat, 0.0) + share
+        best = min(scores, key=lambda c: (-scores[c], c))
+        closest = taxonomy[int(np.argmax(closeness[row]))]
+        evidence = f"closest arXiv description: {closest.id} ({closest.name})"
+        if neighbours:
+            evidence = f"most similar categorized papers: {', '.join(neighbours)}; {evidence}"
+        out[i] = Inferred((best,), evidence)
+    return out
+
+
+def _plausible(taxonomy: tuple[ArxivCategory, ...], categories: list[tuple[str, ...]]) -> tuple[ArxivCategory, ...]:
+    """Categories of the archives this list already uses (cs, physics, ...), else all of them."""
+    archives = {c.split(".")[0] for cats in categories for c in cats}
+    kept = tuple(c for c in taxonomy if c.id.split(".")[0] in archives)
+    return kept or taxonomy
+
+
+def _neighbour_votes(
+    i: int, categories: list[tuple[str, ...]], keys: list[str], sims: Any
+) -> tuple[dict[str, float], list[str]]:
+    row = sims.getrow(i).tocoo()
+    ranked = sorted(
+        ((float(s), int(j)) for s, j in zip(row.data, row.col, strict=True) if j != i and categories[j]),
+        key=lambda pair: (-pair[0], keys[pair[1]]),
+    )[:NEIGHBOURS]
+    total = sum(s for s, _ in ranked) or 1.0
+    votes: dict[str, float] = defaultdict(float)
+    for score, j in ranked:
+        votes[categories[j][0]] += score / total
+    return dict(votes), [f"{keys[j]} ({categories[j][0]})" for _, j in ranked]
+
+
+def _description_similarity(texts: list[str], taxonomy: tuple[ArxivCategory, ...]) -> np.ndarray:
+    described = [f"{c.name}. {c.name}. {c.description}" for c in taxonomy]
+    vectorizer = TfidfVectorizer(stop_words="english", sublinear_tf=True)
+    matrix = vectorizer.fit_transform(described + texts)
+    result: np.ndarray = (matrix[len(described) :] @ matrix[: len(described)].T).toarray()
+    return result
