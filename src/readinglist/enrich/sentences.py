@@ -7,7 +7,8 @@ import re
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
 _ABBREV = re.compile(r"\b(?:e\.g|i\.e|et al|etc|vs|Fig|cf)\.$")
 CONTRIBUTION = re.compile(
-    r"\b(?:we|this (?:\w+ )?(?:paper|work|report|research|article|study|survey)|our (?:approach|method|system|model|framework))\s+"
+    r"\b(?:we|this (?:\w+ )?(?:paper|work|report|research|article|study|survey)"
+    r"|our (?:approach|method|system|model|framework))\s+"
     r"(?:\w+\s+){0,2}?(?:propose|present|introduce|develop|design|build|show|study|report|establish|characteri[sz]e"
     r"|attempts?|integrates?|serves?|summari[sz]es?|reviews?|surveys?|examines?)",
     re.I,
