@@ -33,12 +33,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def _import(args: argparse.Namespace, config: Config) -> int:
     from .store import importer
+    from .store.identity import load_rules
 
     sources = args.sources or config.source_paths()
     if not sources:
         raise ReadingListError(f"no source dumps match {list(config.sources)}", config.root)
     bib = args.bib if args.bib else config.bib_path
-    print(importer.run(sources, bib, config.root))
+    print(importer.run(sources, bib, config.root, load_rules(config.identity_path)))
     return 0
 
 

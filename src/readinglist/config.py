@@ -22,6 +22,7 @@ class Config:
     sources: tuple[str, ...] = ("conf/sources/*.txt",)
     docs: str = "docs"
     taxonomy: str = "conf/topics.toml"
+    identity: str = "conf/identity.toml"
     related_top_k: int = 5
     related_min_score: float = 0.05
     base_url: str = ""
@@ -37,6 +38,10 @@ class Config:
     @property
     def notes_path(self) -> Path:
         return self.docs_path / "notes"
+
+    @property
+    def identity_path(self) -> Path:
+        return self.root / self.identity
 
     @property
     def taxonomy_path(self) -> Path:

@@ -11,11 +11,16 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class SourceRef:
-    """Where a record came from: the dump file (relative to the repo), its line, its owner."""
+    """Where a record came from: the dump file (relative to the repo), its line, its owner.
+
+    ``why`` says why a record was merged into a work that another record started; it is
+    not part of the record's identity.
+    """
 
     file: str
     line: int
-    owner: str = ""
+    owner: str = field(default="", compare=False)
+    why: str = field(default="", compare=False)
 
     def render(self) -> str:
         return f"{self.file}:{self.line}"

@@ -11,6 +11,7 @@ from .authors import author_id
 from .similarity import Corpus
 
 _SYSTEM = re.compile(r"^([^\s:]{2,40})\s*:")
+MIN_LINKS = 2  # every paper links to at least this many others when the list has them
 
 
 def system_name(work: Work) -> str:
@@ -48,25 +49,63 @@ def listed_authors(work: Work) -> set[str]:
 def related_links(
     works: list[Work], corpus: Corpus, versions: dict[str, tuple[str, ...]], top_k: int, min_score: float
 ) -> dict[str, tuple[Link, ...]]:
-    sims = corpus.similarities()
-    names = {w.key: {author_id(a): a for a in w.authors} for w in works}
-    authors = [listed_authors(w) for w in works]
+    """Links with reasons, symmetric: if A lists B for a reason, B lists A for the same reason."""
+    reasons: dict[tuple[int, int], list[str]] = defaultdict(list)
+    index = {w.key: i for i, w in enumerate(works)}
+    for i, work in enumerate(works):
+        for key in versions.get(work.key, ()):
+            reasons[(i, index[key])].append(f"another version of {system_name(work)}")
+    _shared_authors(works, reasons)
+    _similar_content(works, corpus, reasons, top_k, min_score)
     out: dict[str, tuple[Link, ...]] = {}
     for i, work in enumerate(works):
-        links: dict[str, list[str]] = defaultdict(list)
-        for key in versions.get(work.key, ()):
-            links[key].append(f"another version of {system_name(work)}")
-        for j, other in enumerate(works):
-            shared = sorted(authors[i] & authors[j]) if j != i else []
+        linked = sorted((j for (a, j) in reasons if a == i), key=lambda j: _order(reasons[(i, j)], works[j].key))
+        out[work.key] = tuple(Link(works[j].key, "; ".join(reasons[(i, j)])) for j in linked)
+    return out
+
+
+def _order(reasons: list[str], key: str) -> tuple[int, float, str]:
+    """Versions first, then shared authors, then by descending similarity."""
+    kind = 0 if reasons[0].startswith("another version") else 1 if reasons[0].startswith("shared") else 2
+    score = next((float(m.group(1)) for r in reasons if (m := re.search(r"score (\d\.\d+)", r))), 0.0)
+    return kind, -score, key
+
+
+def _shared_authors(works: list[Work], reasons: dict[tuple[int, int], list[str]]) -> None:
+    authors = [listed_authors(w) for w in works]
+    names = [{author_id(a): a for a in w.authors} for w in works]
+    for i in range(len(works)):
+        for j in range(i + 1, len(works)):
+            shared = sorted(authors[i] & authors[j])
             if shared:
-                links[other.key].append("shared authors: " + ", ".join(names[work.key][a] for a in shared))
+                reason = "shared authors: " + ", ".join(names[i][a] for a in shared)
+                reasons[(i, j)].append(reason)
+                reasons[(j, i)].append(reason)
+
+
+def _similar_content(
+    works: list[Work], corpus: Corpus, reasons: dict[tuple[int, int], list[str]], top_k: int, min_score: float
+) -> None:
+    """Each paper's top-k most similar above ``min_score``, topped up to MIN_LINKS links when it has fewer."""
+    sims = corpus.similarities()
+    pairs: set[tuple[int, int]] = set()
+    for i in range(len(works)):
         row = sims.getrow(i).tocoo()
         ranked = sorted(
-            ((float(s), j) for s, j in zip(row.data, row.col, strict=True) if j != i and s >= min_score),
+            ((float(s), int(j)) for s, j in zip(row.data, row.col, strict=True) if j != i and s > 0),
             key=lambda pair: (-round(pair[0], 9), works[pair[1]].key),
         )
-        for score, j in ranked[:top_k]:
-            terms = ", ".join(corpus.shared_terms(i, j))
-            links[works[j].key].append(f"similar content (score {score:.2f}; shared terms: {terms})")
-        out[work.key] = tuple(Link(key, "; ".join(reasons)) for key, reasons in links.items())
-    return out
+        chosen = [j for s, j in ranked if s >= min_score][:top_k]
+        have = {j for (a, j) in reasons if a == i} | set(chosen)
+        for _, j in ranked:
+            if len(have) >= MIN_LINKS:
+                break
+            if j not in have:
+                chosen.append(j)
+                have.add(j)
+        pairs.update((min(i, j), max(i, j)) for j in chosen)
+    for i, j in sorted(pairs):
+        score = float(sims[i, j])
+        reason = f"similar content (score {score:.2f}; shared terms: {', '.join(corpus.shared_terms(i, j))})"
+        reasons[(i, j)].append(reason)
+        reasons[(j, i)].append(reason)

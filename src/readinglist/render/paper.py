@@ -63,9 +63,12 @@ def _badges(paper: Paper) -> Md:
 def _source(paper: Paper) -> Md:
     owners = sorted({s.owner for s in paper.work.sources if s.owner})
     kind = "arXiv listing" if paper.work.categories else "author profile"
-    where = ", ".join(f"{md_text(PurePosixPath(s.file).name)}:{s.line}" for s in paper.work.sources)
     text = f"{kind}, profile of {', '.join(owners)}" if owners else kind
-    return Md(md_text(text) + (f" ({where})" if where else ""))
+    where = ", ".join(f"{PurePosixPath(s.file).name}:{s.line}" for s in paper.work.sources)
+    merged = [f"{PurePosixPath(s.file).name}:{s.line} ({s.why})" for s in paper.work.sources if s.why]
+    if merged:
+        where += "; merged from " + ", ".join(merged)
+    return Md(md_text(text) + (f" ({md_text(where)})" if where else ""))
 
 
 def _notes(paper: Paper, note: Note | None) -> Md:

@@ -22,6 +22,17 @@ class GenerateReport:
 
     def lines(self) -> list[str]:
         out = [f"{len(self.library.papers)} papers: {self.written} files written, {self.deleted} stale files removed"]
+        for paper in self.library.papers:
+            merged = [s for s in paper.work.sources if s.why]
+            if merged:
+                why = "; ".join(f"{s.render()}: {s.why}" for s in merged)
+                out.append(f"merged {len(paper.work.sources)} records into {paper.key} ({why})")
+        seen: set[str] = set()
+        for paper in self.library.papers:
+            if paper.versions and paper.key not in seen:
+                group = sorted({paper.key, *paper.versions})
+                seen.update(group)
+                out.append(f"linked versions of {paper.system}: {', '.join(group)}")
         out += [
             f"warning: docs/notes/{name}.md has no paper in refs.bib (kept, not deleted)" for name in self.orphan_notes
         ]

@@ -29,7 +29,7 @@ ENTRY_TYPES = frozenset(
     "article book booklet conference inbook incollection inproceedings manual mastersthesis "
     "misc phdthesis proceedings techreport unpublished online report thesis software dataset".split()
 )
-_PROVENANCE = re.compile(r"^(?P<file>.+?):(?P<line>\d+)(?:\s+\((?P<owner>[^)]*)\))?$")
+_PROVENANCE = re.compile(r"^(?P<file>.+?):(?P<line>\d+)(?:\s+\((?P<owner>[^)]*)\))?(?:\s+\[(?P<why>[^\]]*)\])?$")
 
 
 @dataclass
@@ -136,7 +136,9 @@ def work_to_entry(work: Work) -> Entry:
 
 
 def format_provenance(sources: tuple[SourceRef, ...]) -> str:
-    return "; ".join(f"{s.file}:{s.line}" + (f" ({s.owner})" if s.owner else "") for s in sources)
+    return "; ".join(
+        f"{s.file}:{s.line}" + (f" ({s.owner})" if s.owner else "") + (f" [{s.why}]" if s.why else "") for s in sources
+    )
 
 
 def parse_provenance(value: str) -> tuple[SourceRef, ...]:
@@ -144,7 +146,7 @@ def parse_provenance(value: str) -> tuple[SourceRef, ...]:
     for part in value.split(";"):
         match = _PROVENANCE.match(" ".join(part.split()))
         if match:
-            refs.append(SourceRef(match["file"], int(match["line"]), match["owner"] or ""))
+            refs.append(SourceRef(match["file"], int(match["line"]), match["owner"] or "", match["why"] or ""))
     return tuple(refs)
 
 

@@ -1,17 +1,27 @@
-"""Identity keys: when two records are the same work (papis-style explicit keys).
+"""When two records are one work: explicit identity keys, near-identical abstracts, user rules.
 
-Two records are one work when they share any identity key: the same normalized
-abstract, the same normalized title, or the same arXiv eprint.
+Keys (papis-style): the same normalized abstract, the same normalized title, the same
+arXiv eprint. Near-identical abstracts (most of their word 3-grams shared) also match.
+``conf/identity.toml`` can force two records together or keep them apart. Every match
+carries its reason, which the import reports and the paper page shows.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+import tomllib
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
 
+from ..errors import ReadingListError
 from ..latex import ascii_fold, to_text
+from ..model import SourceRef, Work
 
 MIN_ABSTRACT_WORDS = 12
+NEAR_DUPLICATE = 0.8  # share of word 3-grams two abstracts must have in common
+SHINGLE = 3
 
 
 def _norm(text: str) -> str:
@@ -22,14 +32,110 @@ def _digest(kind: str, text: str) -> str:
     return f"{kind}:{hashlib.sha1(text.encode()).hexdigest()[:16]}"
 
 
-def identity_keys(title: str, abstract: str, eprint: str = "", inferred_title: bool = False) -> set[str]:
-    keys = set()
-    norm_abstract = _norm(abstract)
+def identity_keys(work: Work) -> dict[str, str]:
+    """Identity key -> the reason two works sharing it are one."""
+    keys = {}
+    norm_abstract = _norm(work.abstract)
     if len(norm_abstract.split()) >= MIN_ABSTRACT_WORDS:
-        keys.add(_digest("abstract", norm_abstract))
-    norm_title = _norm(title)
-    if norm_title and not inferred_title:
-        keys.add(_digest("title", norm_title))
-    if eprint.strip():
-        keys.add(f"eprint:{eprint.strip().lower()}")
+        keys[_digest("abstract", norm_abstract)] = "identical abstract"
+    norm_title = _norm(work.title)
+    if norm_title and not work.title_inferred:
+        keys[_digest("title", norm_title)] = "identical title"
+    if work.eprint.strip():
+        keys[f"eprint:{work.eprint.strip().lower()}"] = "same arXiv eprint"
     return keys
+
+
+def shingles(text: str) -> set[int]:
+    words = _norm(text).split()
+    return {hash(tuple(words[i : i + SHINGLE])) for i in range(len(words) - SHINGLE + 1)}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """conf/identity.toml: ``[[same]]`` and ``[[different]]`` groups of ``file:line`` records."""
+
+    same: tuple[frozenset[str], ...] = ()
+    different: tuple[frozenset[str], ...] = ()
+
+    def forced(self, a: SourceRef, b: SourceRef) -> bool:
+        return any({a.render(), b.render()} <= group for group in self.same)
+
+    def apart(self, a: SourceRef, b: SourceRef) -> bool:
+        return any({a.render(), b.render()} <= group and a.render() != b.render() for group in self.different)
+
+
+def load_rules(path: Path) -> Rules:
+    if not path.exists():
+        return Rules()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ReadingListError(f"invalid TOML: {exc}", path) from None
+    groups: dict[str, list[frozenset[str]]] = {}
+    for kind in ("same", "different"):
+        groups[kind] = []
+        for n, table in enumerate(data.get(kind, []), 1):
+            records = table.get("records") if isinstance(table, dict) else None
+            if not isinstance(records, list) or len(records) < 2 or not all(isinstance(r, str) for r in records):
+                raise ReadingListError(f'[[{kind}]] #{n} needs records = [two or more "file:line" strings]', path)
+            groups[kind].append(frozenset(records))
+    return Rules(tuple(groups["same"]), tuple(groups["different"]))
+
+
+@dataclass
+class Matcher:
+    """Finds the work a new record belongs to, with indexes so an import stays near-linear."""
+
+    rules: Rules = field(default_factory=Rules)
+    works: dict[str, Work] = field(default_factory=dict)
+    _by_source: dict[tuple[str, int], str] = field(default_factory=dict)
+    _by_key: dict[str, str] = field(default_factory=dict)
+    _by_shingle: dict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
+    _shingles: dict[str, set[int]] = field(default_factory=dict)
+
+    def add(self, work: Work) -> None:
+        """Index ``work`` (new, or a merged version of a work already indexed)."""
+        self.works[work.key] = work
+        for source in work.sources:
+            self._by_source[(source.file, source.line)] = work.key
+        for key in identity_keys(work):
+            self._by_key.setdefault(key, work.key)
+        grams = shingles(work.abstract)
+        self._shingles[work.key] = grams
+        for gram in grams:
+            self._by_shingle[gram].add(work.key)
+
+    def find(self, work: Work) -> tuple[Work, str] | None:
+        """The indexed work ``work`` is one with, and why; None if it is new."""
+        source = work.sources[0]
+        if (source.file, source.line) in self._by_source:
+            return self.works[self._by_source[(source.file, source.line)]], "same source record"
+        for key, reason in (*self._forced(source), *identity_keys(work).items()):
+            match = self.works.get(self._by_key.get(key, key))
+            if match is not None and not any(self.rules.apart(source, s) for s in match.sources):
+                return match, reason
+        return self._near_duplicate(work)
+
+    def _forced(self, source: SourceRef) -> list[tuple[str, str]]:
+        if not self.rules.same:
+            return []
+        return [
+            (other_key, "forced by conf/identity.toml")
+            for (file, line), other_key in self._by_source.items()
+            if self.rules.forced(source, SourceRef(file, line))
+        ]
+
+    def _near_duplicate(self, work: Work) -> tuple[Work, str] | None:
+        grams = shingles(work.abstract)
+        if len(grams) < MIN_ABSTRACT_WORDS:
+            return None
+        counts = Counter(key for gram in grams for key in self._by_shingle.get(gram, ()))
+        for key, shared in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+            if shared < NEAR_DUPLICATE * len(grams):
+                break  # overlap can only be lower from here on
+            overlap = shared / len(grams | self._shingles[key])
+            kept_apart = any(self.rules.apart(work.sources[0], s) for s in self.works[key].sources)
+            if overlap >= NEAR_DUPLICATE and not kept_apart:
+                return self.works[key], f"near-identical abstract ({overlap:.0%} of word 3-grams shared)"
+        return None

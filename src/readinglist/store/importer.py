@@ -19,7 +19,7 @@ from ..model import RawRecord, Work
 from ..sources import read_dump
 from ..writer import write_if_changed
 from . import bibfile
-from .identity import identity_keys
+from .identity import Matcher, Rules
 from .keys import base_key, unique_key
 
 
@@ -29,46 +29,62 @@ class ImportReport:
     merged: int
     unchanged: int
     written: bool
+    merges: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         state = "refs.bib updated" if self.written else "refs.bib unchanged"
-        return f"{self.added} added, {self.merged} merged, {self.unchanged} unchanged ({state})"
+        lines = [f"{self.added} added, {self.merged} merged, {self.unchanged} unchanged ({state})"]
+        return "\n".join(lines + [f"  merged {m}" for m in self.merges])
 
 
-def run(sources: Iterable[Path], bib_path: Path, root: Path) -> ImportReport:
+def run(sources: Iterable[Path], bib_path: Path, root: Path, rules: Rules | None = None) -> ImportReport:
+    """Parse every source first (all or nothing), then merge into refs.bib and write it once."""
     records = [r for path in sources for r in read_dump(path, _label(path, root))]
     store = bibfile.load(bib_path)
-    existing = store.works()
-    replaced: dict[str, Entry] = {}
+    matcher = Matcher(rules or Rules())
+    for work in store.works():
+        matcher.add(work)
+    existing = set(store.entries)
     counts = {"added": 0, "merged": 0, "unchanged": 0}
-    pending: dict[str, Work] = {}  # new works of this run, by a temporary id
+    merges: list[str] = []
     for record in records:
         incoming = _to_work(record)
-        match = _find(incoming, existing, list(pending.values()))
-        if match is None:
-            pending[f"new:{len(pending)}"] = replace(incoming, key=f"new:{len(pending)}")
+        found = matcher.find(incoming)
+        if found is None:
+            matcher.add(replace(incoming, key=f"new:{counts['added']}"))
             counts["added"] += 1
             continue
-        merged = merge(match, incoming)
+        match, why = found
+        merged = merge(match, replace(incoming, sources=(replace(record.source, why=why),)))
         if merged == match:
             counts["unchanged"] += 1
             continue
         counts["merged"] += 1
-        if match.key in pending:
-            pending[match.key] = merged
-        else:
-            replaced[match.key] = _update_entry(store.entries[match.key], match, merged)
-            existing = [merged if w.key == match.key else w for w in existing]
-    # Keys are chosen once a new work has all its merged fields, and never change after.
-    taken = set(store.entries)
+        merges.append(f"{record.source.render()} into {_name(match)} ({why})")
+        matcher.add(merged)
+    replaced = {
+        key: _update_entry(store.entries[key], old, matcher.works[key])
+        for key, old in ((k, w) for k, w in zip(store.entries, store.works(), strict=True))
+        if matcher.works[key] != old
+    }
+    added = _with_keys([w for k, w in matcher.works.items() if k not in existing], set(existing))
+    text = store.render(replaced, added) if (replaced or added) else store.text
+    written = write_if_changed(bib_path, text) if text != store.text or not bib_path.exists() else False
+    return ImportReport(counts["added"], counts["merged"], counts["unchanged"], written, tuple(merges))
+
+
+def _name(work: Work) -> str:
+    return work.key if not work.key.startswith("new:") else f"the new record from {work.sources[0].render()}"
+
+
+def _with_keys(works: list[Work], taken: set[str]) -> list[tuple[str, Entry]]:
+    """Keys are chosen once a new work has all its merged fields, and never change after."""
     added = []
-    for work in pending.values():
+    for work in works:
         key = unique_key(base_key(_first_author(work), work.year, work.title), taken)
         taken.add(key)
         added.append((key, bibfile.work_to_entry(replace(work, key=key))))
-    text = store.render(replaced, added) if (replaced or added) else store.text
-    written = write_if_changed(bib_path, text) if text != store.text or not bib_path.exists() else False
-    return ImportReport(counts["added"], counts["merged"], counts["unchanged"], written)
+    return added
 
 
 def _label(path: Path, root: Path) -> str:
@@ -118,19 +134,6 @@ def protect_title(title: str) -> str:
             word = word.replace(core, "{" + core + "}", 1)
         words.append(word)
     return " ".join(words)
-
-
-def _find(work: Work, *pools: list[Work]) -> Work | None:
-    keys = identity_keys(work.title, work.abstract, work.eprint, work.title_inferred)
-    for pool in pools:
-        for other in pool:
-            if set(work.sources) & set(other.sources):
-                return other
-    for pool in pools:
-        for other in pool:
-            if keys & identity_keys(other.title, other.abstract, other.eprint, other.title_inferred):
-                return other
-    return None
 
 
 def merge(base: Work, new: Work) -> Work:
