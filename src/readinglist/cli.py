@@ -67,7 +67,7 @@ def _export(args: argparse.Namespace, config: Config) -> int:
     from .site.generate import build_library
     from .site.records import records_json
 
-    library, _ = build_library(config)
+    library, _, _ = build_library(config)
     sys.stdout.write(records_json(library))
     return 0
 

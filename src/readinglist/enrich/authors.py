@@ -1,11 +1,26 @@
-"""Authors: conservative name identity (accents, case, hyphens) and listing pages."""
+"""Authors: conservative name identity, and profiles that mix different people.
+
+Names are one person when they differ only in accents, case, hyphens or spacing, or when
+one gives initials where exactly one full name in the list has the same last name and
+initials ("J. Yang" and "Jun Yang"). Nothing looser: two people may share a name.
+
+A scholarly aggregator's profile may merge papers of namesakes. A profile's paper is
+flagged when its arXiv archive differs from the profile's main archive and it shares no
+co-author and little text with the profile's other papers.
+"""
 
 from __future__ import annotations
 
 import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
 
 from ..latex import ascii_fold
 from ..store.keys import RESERVED
+
+FAR = 0.08  # below this similarity to every paper of the main field, a paper is "far"
 
 
 def author_id(name: str) -> str:
@@ -13,3 +28,68 @@ def author_id(name: str) -> str:
     folded = ascii_fold(name).lower()
     aid = re.sub(r"[^a-z0-9]+", "-", folded.replace("-", "")).strip("-")[:60] or "unknown"
     return f"{aid}-author" if aid in RESERVED else aid
+
+
+def _parts(name: str) -> tuple[str, list[str]]:
+    tokens = ascii_fold(name).replace(".", ". ").split()
+    return (tokens[-1].lower() if tokens else ""), tokens[:-1]
+
+
+def _initials(given: list[str]) -> str:
+    return "".join(p[0].lower() for token in given for p in token.split("-") if p.strip("."))
+
+
+def _only_initials(given: list[str]) -> bool:
+    return bool(given) and all(len(p.strip(".")) <= 1 for token in given for p in token.split("-"))
+
+
+def name_ids(names: Iterable[str]) -> dict[str, str]:
+    """Every name's person id, with initials resolved only where that is unambiguous."""
+    names = sorted(set(names))
+    ids = {name: author_id(name) for name in names}
+    full: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for name in names:
+        last, given = _parts(name)
+        if given and not _only_initials(given):
+            full[(last, _initials(given))].add(ids[name])
+    for name in names:
+        last, given = _parts(name)
+        if _only_initials(given) and len(full.get((last, _initials(given)), ())) == 1:
+            ids[name] = next(iter(full[(last, _initials(given))]))
+    return ids
+
+
+@dataclass(frozen=True)
+class Flag:
+    key: str
+    evidence: str
+
+
+def archive(category: str) -> str:
+    return category.split(".")[0]
+
+
+def mixed_profile_flags(
+    members: list[int], keys: list[str], categories: list[tuple[str, ...]], coauthored: list[bool], sims: Any
+) -> tuple[str, tuple[Flag, ...]]:
+    """(main archive, flags) for the papers ``members`` of one profile."""
+    archives = Counter(archive(categories[i][0]) for i in members if categories[i])
+    if len(archives) < 2:
+        return (next(iter(archives), ""), ())
+    main = archives.most_common(1)[0][0]
+    core = [i for i in members if categories[i] and archive(categories[i][0]) == main]
+    flags = []
+    for i in members:
+        if not categories[i] or archive(categories[i][0]) == main or coauthored[i]:
+            continue
+        closest = max(core, key=lambda j: (float(sims[i, j]), keys[j]))
+        score = float(sims[i, closest])
+        if score < FAR:
+            flags.append(
+                Flag(
+                    keys[i],
+                    f"{categories[i][0]} is outside this profile's main archive ({main}: {archives[main]} papers); "
+                    f"no listed co-authors; its closest paper in {main} is {keys[closest]} (similarity {score:.2f})",
+                )
+            )
+    return main, tuple(flags)

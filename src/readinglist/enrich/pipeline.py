@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from typing import Any
 
 from ..latex import to_text
 from ..model import Paper, Work
 from ..store.keys import slugs
 from . import categories, summary
-from .authors import author_id
-from .related import related_links, system_name, version_groups
+from .authors import Flag, author_id, mixed_profile_flags, name_ids
+from .related import listed_authors, related_links, system_name, version_groups
 from .similarity import build_corpus
 from .taxonomy import Topic
 from .topics import assign_topics
@@ -21,6 +22,8 @@ class Author:
     id: str
     name: str
     papers: tuple[str, ...]
+    main_archive: str = ""
+    flags: tuple[Flag, ...] = ()  # papers that look like a namesake's (profile owners only)
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,7 @@ class Library:
     papers: tuple[Paper, ...]
     topics: tuple[Topic, ...]
     authors: tuple[Author, ...]
+    author_ids: dict[str, str]  # every name as written -> its person's id
 
     def by_key(self) -> dict[str, Paper]:
         return {p.key: p for p in self.papers}
@@ -49,7 +53,8 @@ def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_sco
     texts = [plain_text(w) for w in works]
     corpus = build_corpus(texts)
     versions = version_groups(works)
-    related = related_links(works, corpus, versions, top_k, min_score)
+    ids = name_ids(name for w in works for name in page_authors(w))
+    related = related_links(works, corpus, versions, ids, top_k, min_score)
     slug_of = slugs(w.key for w in works)
     inferred = categories.infer(texts, [w.categories for w in works], [w.key for w in works], corpus.similarities())
     papers = []
@@ -72,16 +77,23 @@ def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_sco
                 related=related.get(work.key, ()),
             )
         )
-    return Library(tuple(papers), topics, _authors(works))
+    return Library(tuple(papers), topics, _authors(works, papers, ids, corpus.similarities()), ids)
 
 
-def _authors(works: list[Work]) -> tuple[Author, ...]:
+def _authors(works: list[Work], papers: list[Paper], ids: dict[str, str], sims: Any) -> tuple[Author, ...]:
     names: dict[str, Counter[str]] = defaultdict(Counter)
-    papers: dict[str, list[str]] = defaultdict(list)
-    for work in works:
+    members: dict[str, list[int]] = defaultdict(list)
+    for i, work in enumerate(works):
         for name in page_authors(work):
-            names[author_id(name)][name] += 1
-            papers[author_id(name)].append(work.key)
-    return tuple(
-        Author(aid, names[aid].most_common(1)[0][0], tuple(dict.fromkeys(papers[aid]))) for aid in sorted(names)
-    )
+            names[ids[name]][name] += 1
+            members[ids[name]].append(i)
+    owners = {ids[s.owner] for w in works for s in w.sources if s.owner}
+    keys = [w.key for w in works]
+    cats = [p.categories for p in papers]
+    coauthored = [bool(listed_authors(w, ids)) for w in works]
+    out = []
+    for aid in sorted(names):
+        index = list(dict.fromkeys(members[aid]))
+        main, flags = mixed_profile_flags(index, keys, cats, coauthored, sims) if aid in owners else ("", ())
+        out.append(Author(aid, names[aid].most_common(1)[0][0], tuple(keys[i] for i in index), main, flags))
+    return tuple(out)

@@ -38,24 +38,29 @@ def version_groups(works: list[Work]) -> dict[str, tuple[str, ...]]:
     return out
 
 
-def listed_authors(work: Work) -> set[str]:
+def listed_authors(work: Work, ids: dict[str, str]) -> set[str]:
     """Authors named in a real author line; an owner standing in for unknown authors is not one."""
     owners = {s.owner for s in work.sources}
     if work.et_al and set(work.authors) <= owners:
         return set()
-    return {author_id(a) for a in work.authors}
+    return {ids.get(a, author_id(a)) for a in work.authors}
 
 
 def related_links(
-    works: list[Work], corpus: Corpus, versions: dict[str, tuple[str, ...]], top_k: int, min_score: float
+    works: list[Work],
+    corpus: Corpus,
+    versions: dict[str, tuple[str, ...]],
+    ids: dict[str, str],
+    top_k: int,
+    min_score: float,
 ) -> dict[str, tuple[Link, ...]]:
     """Links with reasons, symmetric: if A lists B for a reason, B lists A for the same reason."""
     reasons: dict[tuple[int, int], list[str]] = defaultdict(list)
     index = {w.key: i for i, w in enumerate(works)}
     for i, work in enumerate(works):
         for key in versions.get(work.key, ()):
-            reasons[(i, index[key])].append(f"another version of {system_name(work)}")
-    _shared_authors(works, reasons)
+            reasons[(i, index[key])].append(f"another version of {system_name(work)} (the titles name the same system)")
+    _shared_authors(works, ids, reasons)
     _similar_content(works, corpus, reasons, top_k, min_score)
     out: dict[str, tuple[Link, ...]] = {}
     for i, work in enumerate(works):
@@ -71,9 +76,9 @@ def _order(reasons: list[str], key: str) -> tuple[int, float, str]:
     return kind, -score, key
 
 
-def _shared_authors(works: list[Work], reasons: dict[tuple[int, int], list[str]]) -> None:
-    authors = [listed_authors(w) for w in works]
-    names = [{author_id(a): a for a in w.authors} for w in works]
+def _shared_authors(works: list[Work], ids: dict[str, str], reasons: dict[tuple[int, int], list[str]]) -> None:
+    authors = [listed_authors(w, ids) for w in works]
+    names = [{ids.get(a, author_id(a)): a for a in w.authors} for w in works]
     for i in range(len(works)):
         for j in range(i + 1, len(works)):
             shared = sorted(authors[i] & authors[j])

@@ -71,14 +71,26 @@ def author_pages(library: Library) -> dict[str, str]:
     for author in library.authors:
         here = f"{AUTHORS}/{author.id}.md"
         papers = _newest_first([by_key[k] for k in author.papers])
-        items = [Md(f"{paper_link(p, here)} ({p.work.year or 'year unknown'})") for p in papers]
+        flagged = {f.key: f.evidence for f in author.flags}
+        items = [Md(f"{paper_link(p, here)} ({p.work.year or 'year unknown'})") for p in papers if p.key not in flagged]
+        sections = [{"heading": "", "items": items}]
+        intro = f"{plural(len(papers), 'paper')} in this list."
+        if flagged:
+            intro += (
+                f" This is an aggregator's profile, and {plural(len(flagged), 'paper')} in it look like the work of"
+                " a different person with the same name. They are kept, and listed apart below with the evidence."
+            )
+            flagged_items = [
+                Md(f"{paper_link(by_key[k], here)} — {md_text(why)}") for k, why in sorted(flagged.items())
+            ]
+            sections.append({"heading": "Possibly a different person with the same name", "items": flagged_items})
         pages[here] = render(
             "listing.md.j2",
             orphan=True,
             label=Md(f"author-{author.id}"),
             title=author.name,
-            intro=f"{plural(len(papers), 'paper')} in this list.",
-            sections=[{"heading": "", "items": items}],
+            intro=intro,
+            sections=sections,
         )
     ordered = sorted(library.authors, key=lambda a: (a.name.split()[-1].lower() if a.name.split() else "", a.name))
     items = [Md(f"[{md_text(a.name)}]({a.id}.md) ({len(a.papers)})") for a in ordered]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from ..enrich.authors import author_id
 from ..enrich.categories import category_names
 from ..enrich.pipeline import Library, page_authors
 from ..model import Link, Paper
@@ -29,7 +28,7 @@ def paper_page(paper: Paper, by_key: dict[str, Paper], note: Note | None, bibtex
         title=Md(title.md),
         title_inferred=work.title_inferred,
         badges=_badges(paper),
-        authors=Md(", ".join(f"[{md_text(n)}](../{AUTHORS}/{author_id(n)}.md)" for n in page_authors(work))),
+        authors=Md(", ".join(f"[{md_text(n)}](../{AUTHORS}/{library.author_ids[n]}.md)" for n in page_authors(work))),
         et_al=work.et_al,
         year=str(work.year) if work.year else "unknown",
         source=_source(paper),

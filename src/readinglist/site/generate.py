@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..config import Config
 from ..enrich.pipeline import Library, enrich
 from ..enrich.taxonomy import load_taxonomy
-from ..render.notes import load_notes
+from ..latex import dump_to_latex
+from ..model import Work
+from ..render.notes import Note, load_notes
 from ..render.pages import site_pages
 from ..store import bibfile
+from ..store.keys import slugs
 from .manifest import sync
 
 
@@ -39,20 +42,34 @@ class GenerateReport:
         return out
 
 
-def build_library(config: Config) -> tuple[Library, dict[str, str]]:
-    """Enriched papers and the house-style BibTeX of each entry (for the copy block)."""
+def build_library(config: Config) -> tuple[Library, dict[str, str], dict[str, Note]]:
+    """Enriched papers, the public BibTeX of each entry (for the copy block) and the notes by slug."""
     store = bibfile.load(config.bib_path)
-    library = enrich(store.works(), load_taxonomy(config.taxonomy_path), config.related_top_k, config.related_min_score)
+    notes = load_notes(config.notes_path)
+    works = [_with_note_title(w, notes.get(slug)) for w, slug in _slugged(store.works())]
+    library = enrich(works, load_taxonomy(config.taxonomy_path), config.related_top_k, config.related_min_score)
     bibtex = {key: bibfile.format_entry(key, bibfile.public_entry(entry)) for key, entry in store.entries.items()}
-    return library, bibtex
+    return library, bibtex, notes
+
+
+def _slugged(works: list[Work]) -> list[tuple[Work, str]]:
+    slug_of = slugs(w.key for w in works)
+    return [(w, slug_of[w.key]) for w in works]
+
+
+def _with_note_title(work: Work, note: Note | None) -> Work:
+    """A ``title:`` in the notes' front matter wins over any title in refs.bib."""
+    title = note.meta.get("title") if note else None
+    if not isinstance(title, str) or not title.strip():
+        return work
+    return replace(work, title=dump_to_latex(title.strip()), title_inferred=False)
 
 
 def run(config: Config) -> GenerateReport:
-    library, bibtex = build_library(config)
-    notes = load_notes(config.notes_path)
+    library, bibtex, notes = build_library(config)
     site = {"title": config.title, "description": config.description}
     pages = site_pages(library, notes, bibtex, site)
     written, deleted = sync(config.docs_path, pages)
-    keys = {p.key for p in library.papers}
-    orphans = tuple(sorted(name for name in notes if name not in keys and name.lower() != "readme"))
+    slugs_in_use = {p.slug for p in library.papers}
+    orphans = tuple(sorted(name for name in notes if name not in slugs_in_use and name.lower() != "readme"))
     return GenerateReport(library, written, deleted, orphans)

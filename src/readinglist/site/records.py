@@ -27,6 +27,8 @@ def records(library: Library) -> list[dict[str, Any]]:
             "key_results": list(p.key_results),
             "related": [{"key": link.key, "reason": link.reason} for link in p.related],
             "versions": list(p.versions),
+            "system": p.system,
+            "title_source": "inferred from the abstract" if p.work.title_inferred else "source",
             "url": f"{PAPERS}/{p.slug}.html",
             "sources": [{"file": s.file, "line": s.line, "owner": s.owner} for s in p.work.sources],
         }
