@@ -11,7 +11,8 @@ from pylatexenc.latex2text import LatexNodes2Text
 # Characters that LaTeX treats as syntax but scraped text means literally.
 _SPECIALS = re.compile(r"(?<!\\)([%&#_])")
 _DOLLAR = re.compile(r"(?<!\\)\$")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
+# Control, zero-width and bidi-override characters: never shown, never stored (Trojan Source).
+INVISIBLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 _URL = re.compile(r"\\url\{[^{}]*\}")
 _BARE_SUPERSCRIPT = re.compile(r"(?<=\w)\^(\d+|\{[^{}]*\})")
 _SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -50,7 +51,8 @@ def dump_to_latex(text: str) -> str:
     A pair of dollars stays math only if what it encloses reads as math; any other
     dollar is escaped, so "$5 and $10" stays text.
     """
-    text = _CONTROL.sub("", unicodedata.normalize("NFC", text))
+    # BibTeX readers fold whitespace anyway; fold it here so what is stored is what is shown.
+    text = " ".join(INVISIBLE.sub("", unicodedata.normalize("NFC", text)).split())
     out, pos = [], 0
     for start, end in _math_spans(text):
         out.append(_escape_text(text[pos:start]))
@@ -111,9 +113,12 @@ def _converter() -> LatexNodes2Text:
     return LatexNodes2Text(math_mode="text", strict_latex_spaces=True)
 
 
+_LATEX_ACTIVE = re.compile(r"[\\{}$~%]|--|``|''|[?!]`")
+
+
 def to_text(latex: str) -> str:
     """Plain Unicode text of a LaTeX string (for search, meta tags, titles and keys)."""
-    if "\\" not in latex and "{" not in latex and "$" not in latex and "~" not in latex:
+    if not _LATEX_ACTIVE.search(latex):  # the common case: nothing for pylatexenc to change
         return " ".join(latex.split())
     try:
         text = _converter().latex_to_text(latex)

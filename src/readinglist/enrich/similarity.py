@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy.sparse import csr_matrix
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 
@@ -27,7 +28,8 @@ def build_corpus(texts: list[str]) -> Corpus:
     vectorizer = TfidfVectorizer(
         stop_words="english", sublinear_tf=True, ngram_range=(1, 2), min_df=1, token_pattern=r"(?u)\b[a-zA-Z][\w\-]+\b"
     )
-    if not any(t.strip() for t in texts):
-        texts = [t or "empty" for t in texts]
-    matrix = vectorizer.fit_transform(texts)
+    try:
+        matrix = vectorizer.fit_transform(texts)
+    except ValueError:  # no document has a single indexable word: nothing is similar to anything
+        return Corpus(csr_matrix((len(texts), 0)), np.array([], dtype=object))
     return Corpus(matrix.tocsr(), vectorizer.get_feature_names_out())

@@ -33,6 +33,8 @@ LEAD_IN = re.compile(
 def tldr(text: str) -> str:
     """The contribution, in at most 50 words; never the background sentence that opens an abstract."""
     sentences = split_sentences(text)
+    if not sentences:
+        return ""
     picked = [s for s in sentences if CONTRIBUTION.search(s)]
     # "We propose X" states the contribution better than "we show that ..." or "we study".
     proposing = [s for s in picked if PROPOSAL.search(s)]

@@ -31,8 +31,8 @@ ENTRY_TYPES = {"article", "book", "inproceedings", "incollection", "phdthesis", 
 
 
 def bib_text(latex: str) -> str:
-    """Plain text that pybtex's LaTeX reader leaves as it is."""
-    return re.sub(r"[\\{}]", "", clean(to_text(latex)))
+    """Plain text that pybtex's LaTeX reader leaves as it is (it reads a bare % as a comment)."""
+    return re.sub(r"[\\{}]", "", clean(to_text(latex))).replace("%", "\\%")
 
 
 def sanitized_bib(library: Library) -> str:

@@ -10,13 +10,20 @@ from __future__ import annotations
 
 import re
 
+from ..latex import INVISIBLE
+
 _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-_DROP = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+_DROP = INVISIBLE
 _SAFE_TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.\-]{0,39}$")
 
 
 class Md(str):
     """Markdown the tool wrote itself: templates print it as is."""
+
+
+def drop_invisible(text: str) -> str:
+    """Without control, zero-width and bidi-override characters (a Trojan Source defence)."""
+    return _DROP.sub("", text)
 
 
 def clean(text: str) -> str:

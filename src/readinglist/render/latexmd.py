@@ -22,7 +22,7 @@ from pylatexenc.latexwalker import (
 )
 
 from ..latex import is_math, latex_piece_text, to_text
-from .escape import Md, clean, md_text
+from .escape import Md, clean, drop_invisible, md_text
 
 ROLES = {"emph": "emphasis", "textit": "emphasis", "textsl": "emphasis", "textbf": "strong"}
 SAFE_URL = re.compile(r"^https?://[A-Za-z0-9.\-]+(?::\d+)?(?:/[A-Za-z0-9._~%!$&'()*+,;=:@/?#\-]*)?$")
@@ -57,6 +57,7 @@ def _emit(out: Converted, md: str, plain: str) -> None:
 
 def _text(text: str) -> str:
     """md_text, but keeping one space at either end so pieces join as they should."""
+    text = drop_invisible(text)
     lead = " " if text[:1].isspace() else ""
     tail = " " if text[-1:].isspace() and text.strip() else ""
     return lead + md_text(text) + tail if text.strip() else (" " if text else "")

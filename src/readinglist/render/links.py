@@ -10,13 +10,19 @@ from ..model import Paper
 from .escape import Md, clean, md_text
 
 PAPERS, TOPICS, AUTHORS = "papers", "topics", "authors"
+UNTITLED = "Untitled record"
 
 
 def paper_link(paper: Paper, here: str) -> Md:
     """A link to a paper page from the page at ``here`` (a docs-relative path)."""
     target = PurePosixPath(f"{PAPERS}/{paper.slug}.md")
     depth = len(PurePosixPath(here).parent.parts)
-    return Md(f"[{md_text(to_text(paper.work.title))}]({'../' * depth}{target})")
+    return Md(f"[{md_text(display_title(paper))}]({'../' * depth}{target})")
+
+
+def display_title(paper: Paper) -> str:
+    """The title as text; a title with no visible character would leave a page without a name."""
+    return clean(to_text(paper.work.title)) or UNTITLED
 
 
 def one_line(text: str, words: int = 30) -> str:

@@ -6,12 +6,11 @@ from collections import defaultdict
 from typing import Any
 
 from ..enrich.pipeline import Library, page_authors
-from ..latex import to_text
 from ..model import Paper
 from .bibliography import BIBFILE, sanitized_bib
 from .environment import render
 from .escape import Md, md_text
-from .links import AUTHORS, PAPERS, TOPICS, one_line, paper_link, plural
+from .links import AUTHORS, PAPERS, TOPICS, display_title, one_line, paper_link, plural
 from .notes import Note
 from .paper import paper_page
 
@@ -39,7 +38,7 @@ def card(paper: Paper) -> dict[str, Any]:
     meta = ", ".join(authors[:3]) + (" et al." if len(authors) > 3 or work.et_al else "")
     return {
         "label": Md(f"paper-{paper.slug}"),
-        "title": to_text(work.title),
+        "title": display_title(paper),
         "meta": f"{work.year or 'Year unknown'} · {meta}",
         "summary": one_line(paper.tldr),
     }

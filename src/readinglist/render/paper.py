@@ -8,9 +8,9 @@ from ..enrich.categories import category_names
 from ..enrich.pipeline import Library, page_authors
 from ..model import Link, Paper
 from .environment import render
-from .escape import Md, fence, md_text, safe_token
+from .escape import Md, clean, fence, md_text, safe_token
 from .latexmd import latex_to_md
-from .links import AUTHORS, PAPERS, TOPICS, json_string, one_line, paper_link
+from .links import AUTHORS, PAPERS, TOPICS, UNTITLED, display_title, json_string, one_line, paper_link
 from .notes import Note
 
 
@@ -24,11 +24,15 @@ def paper_page(paper: Paper, by_key: dict[str, Paper], note: Note | None, bibtex
     return render(
         "paper.md.j2",
         label=Md(f"paper-{paper.slug}"),
-        meta_description=json_string(one_line(paper.tldr, 40)),
-        title=Md(title.md),
+        meta_description=json_string(one_line(paper.tldr, 40) or display_title(paper)),
+        title=Md(title.md) if title.plain else UNTITLED,
         title_inferred=work.title_inferred,
         badges=_badges(paper),
-        authors=Md(", ".join(f"[{md_text(n)}](../{AUTHORS}/{library.author_ids[n]}.md)" for n in page_authors(work))),
+        authors=Md(
+            ", ".join(
+                f"[{md_text(n)}](../{AUTHORS}/{library.author_ids[n]}.md)" for n in page_authors(work) if clean(n)
+            )
+        ),
         et_al=work.et_al,
         year=str(work.year) if work.year else "unknown",
         source=_source(paper),

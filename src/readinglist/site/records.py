@@ -6,15 +6,14 @@ import json
 from typing import Any
 
 from ..enrich.pipeline import Library, page_authors
-from ..latex import to_text
-from ..render.links import PAPERS
+from ..render.links import PAPERS, display_title
 
 
 def records(library: Library) -> list[dict[str, Any]]:
     return [
         {
             "key": p.key,
-            "title": to_text(p.work.title),
+            "title": display_title(p),
             "title_inferred": p.work.title_inferred,
             "authors": list(page_authors(p.work)),
             "et_al": p.work.et_al,

@@ -21,7 +21,10 @@ MAX_AUTHOR_LINE = 400
 
 
 def is_author_line(text: str) -> bool:
-    return len(text) <= MAX_AUTHOR_LINE and bool(AUTHOR_LINE.match(text)) and not text.endswith(":")
+    if len(text) > MAX_AUTHOR_LINE or text.endswith(":") or not AUTHOR_LINE.match(text):
+        return False
+    # A sentence ends with a full stop; a name line ends with one only after "et al" or an initial.
+    return not text.endswith(".") or bool(ET_AL.search(text) or re.search(r"\b[A-Z]\.$", text))
 
 
 def looks_like(lines: list[Line]) -> bool:

@@ -23,12 +23,12 @@ def read_lines(path: Path, label: str) -> list[Line]:
     if not data.strip():
         raise ReadingListError("the file is empty", label, 1)
     if b"\x00" in data:
-        line = data[: data.index(b"\x00")].count(b"\n") + 1
+        line = _line_of(data, data.index(b"\x00"))
         raise ReadingListError("binary data (NUL byte): not a text dump", label, line)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
+        line = _line_of(data, exc.start)
         raise ReadingListError(
             f"not valid UTF-8 (byte 0x{data[exc.start]:02x}); re-save the file as UTF-8",
             label,
@@ -36,3 +36,9 @@ def read_lines(path: Path, label: str) -> list[Line]:
         ) from None
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return [Line(i, s.strip()) for i, s in enumerate(lines, 1) if s.strip()]
+
+
+def _line_of(data: bytes, offset: int) -> int:
+    """The line number of a byte offset, counting \\r\\n, \\n and a lone \\r alike, as the reader splits."""
+    head = data[:offset].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return head.count(b"\n") + 1

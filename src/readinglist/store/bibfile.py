@@ -19,7 +19,7 @@ from pybtex.scanner import PybtexSyntaxError
 from ..errors import ReadingListError
 from ..latex import to_text
 from ..model import SourceRef, Work
-from .chunks import Chunk, split_chunks
+from .chunks import Chunk, split_chunks, unclosed_entry_line
 
 FIELD_ORDER = (
     "title", "inferredtitle", "author", "year", "abstract", "keywords",
@@ -45,7 +45,10 @@ class BibFile:
         return [entry_to_work(key, entry) for key, entry in self.entries.items()]
 
     def render(self, replaced: dict[str, Entry], added: list[tuple[str, Entry]]) -> str:
-        parts = [format_entry(c.key, replaced[c.key]) if c.key in replaced else c.text for c in self.chunks]
+        # A chunk ends at its closing brace; format_entry adds the newline that already follows it.
+        parts = [
+            format_entry(c.key, replaced[c.key]).rstrip("\n") if c.key in replaced else c.text for c in self.chunks
+        ]
         text = "".join(parts)
         for key, entry in added:
             text = text.rstrip("\n") + ("\n\n" if text.strip() else "") + format_entry(key, entry)
@@ -81,7 +84,11 @@ def _parse(text: str, label: str, chunks: list[Chunk]) -> BibliographyData:
         return Parser().parse_string(text)
     except PybtexSyntaxError as exc:
         message = getattr(exc, "message", None) or str(exc)
-        raise ReadingListError(f"BibTeX syntax error: {message}", label, getattr(exc, "lineno", None)) from None
+        line = getattr(exc, "lineno", None)
+        unclosed = unclosed_entry_line(text)
+        if unclosed is not None and (line is None or unclosed < line):
+            message, line = "entry is never closed (unbalanced braces)", unclosed
+        raise ReadingListError(f"BibTeX syntax error: {message}", label, line) from None
     except BibliographyDataError as exc:
         key = str(exc).rsplit(":", 1)[-1].strip()
         lines = [c.line for c in chunks if c.key is not None and c.key.lower() == key.lower()]

@@ -34,7 +34,8 @@ def split_chunks(text: str) -> list[Chunk]:
         body = text[match.start() : end]
         key = None
         if match.group(1).lower() not in _NON_ENTRIES:
-            key = body[match.end() - match.start() :].split(",", 1)[0].strip()
+            # The key runs to the first comma, or to the closing brace of a field-less entry.
+            key = re.split(r"[,\s]", body[match.end() - match.start() : -1].strip(), maxsplit=1)[0].strip()
         chunks.append(Chunk(body, key, _line(text, match.start())))
         pos = end
     if pos < len(text):
@@ -61,3 +62,16 @@ def _closing(text: str, start: int, opener: str) -> int | None:
 
 def _line(text: str, pos: int) -> int:
     return text.count("\n", 0, pos) + 1
+
+
+def unclosed_entry_line(text: str) -> int | None:
+    """The line where the first entry that is never closed starts, if any."""
+    pos = 0
+    for match in _ENTRY_START.finditer(text):
+        if match.start() < pos:
+            continue
+        end = _closing(text, match.end(), match.group(2))
+        if end is None:
+            return _line(text, match.start())
+        pos = end
+    return None

@@ -7,6 +7,7 @@ hand edits are kept and only fields it lacks are filled in.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -14,7 +15,7 @@ from pathlib import Path
 from pybtex.database import Entry, Person
 
 from ..enrich.titles import working_title
-from ..latex import dump_to_latex
+from ..latex import dump_to_latex, to_text
 from ..model import RawRecord, Work
 from ..sources import read_dump
 from ..writer import write_if_changed
@@ -106,7 +107,7 @@ def _to_work(record: RawRecord) -> Work:
     inferred = not title
     if inferred:
         title = working_title(abstract) or "Untitled record"
-    authors = record.authors
+    authors = tuple(name for name in map(bib_name, record.authors) if to_text(name).strip())
     et_al = record.et_al
     if not authors and record.source.owner:
         # The profile attributes the record to its owner; the rest are unknown.
@@ -122,6 +123,14 @@ def _to_work(record: RawRecord) -> Work:
         categories=record.categories,
         sources=(record.source,),
     )
+
+
+def bib_name(name: str) -> str:
+    """A name as BibTeX stores it; one with a comma or a lone "and" is braced whole, so it stays one name."""
+    latex = " ".join(dump_to_latex(name).split())
+    if "," in latex or re.search(r"\band\b", latex, re.I) or not latex:
+        return "{" + latex + "}"
+    return latex
 
 
 def protect_title(title: str) -> str:

@@ -1,0 +1,218 @@
+"""Record text is data: whole Sphinx builds of hostile records inject nothing.
+
+Records go through the real pipeline (importer's record -> BibTeX conversion, refs.bib,
+generator, Sphinx with ``-n -W``). The built pages must show each title, abstract and
+author name as the deliberate LaTeX conversion projects it (``latex_to_md(...).plain``),
+and hold no element or attribute beyond the allow-list of what that conversion makes.
+"""
+
+from __future__ import annotations
+
+import shutil
+import unicodedata
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup, Tag
+from hypothesis import HealthCheck, Phase, assume, given, settings
+from hypothesis import strategies as st
+from sphinx.cmd.build import build_main
+
+from readinglist.latex import dump_to_latex, to_text
+from readinglist.model import RawRecord, SourceRef
+from readinglist.render.escape import clean
+from readinglist.render.latexmd import latex_to_md
+from readinglist.render.mathml import ELEMENTS as MATHML
+from readinglist.store import bibfile
+from readinglist.store.bibfile import BibFile
+from readinglist.store.importer import _to_work, bib_name, protect_title
+from test_escape import FRAGMENTS
+
+REPO = Path(__file__).resolve().parent.parent
+HAZARDS = [
+    "<script>alert(1)</script>",
+    '<img src=x onerror="alert(2)">',
+    "[click](javascript:alert(3))",
+    "![img](data:text/html;base64,PHNjcmlwdD4=)",
+    "{download}`/etc/passwd`",
+    "{include}`/etc/passwd`",
+    "```{raw} html\n<script>alert(4)</script>\n```",
+    ":::{include} /etc/passwd\n:::",
+    "{eval-rst}`.. raw:: html`",
+    "$x$ and $$y$$ and costs $5 or $10",
+    "# heading\n> quote\n- item\n+ plus\n1. one\n| a | b |\n(label)=\n---\n{{ substitution }}",
+    "back\\slash \\input{/etc/passwd} NUL\x00 ESC\x1b bidi\u202etxt\u202c",
+    "&lt;b&gt; &amp; &#60;script&#62;",
+    "\\url{javascript:alert(5)} \\href{javascript:alert(6)}{x} $\\href{javascript:alert(7)}{y}$",
+]
+# What the deliberate conversion may add inside a title, abstract or author line.
+ALLOWED = {"em": set(), "strong": set(), "sup": set(), "sub": set(), "span": {"class"}, "p": set()}
+ALLOWED |= {tag: {"display", "xmlns", "alttext", "stretchy", "fence", "form", "width", "mathvariant"} for tag in MATHML}
+LINK_ATTRS = {"class", "href", "id", "role"}
+URL_ATTRS = {"href", "src", "action", "formaction", "xlink:href", "srcset", "data", "poster"}
+
+
+def _project(tmp: Path, records: list[RawRecord]) -> Path:
+    """A reading-list project whose refs.bib holds ``records`` as `readinglist import` stores them."""
+    (tmp / "conf").mkdir(parents=True)
+    shutil.copy(REPO / "conf" / "topics.toml", tmp / "conf" / "topics.toml")
+    (tmp / "conf" / "readinglist.toml").write_text('[site]\ntitle = "Hostile"\n', encoding="utf-8")
+    (tmp / "docs").mkdir()
+    shutil.copy(REPO / "docs" / "conf.py", tmp / "docs" / "conf.py")
+    for page in ("guide.md",):
+        shutil.copy(REPO / "docs" / page, tmp / "docs" / page)
+    shutil.copytree(REPO / "docs" / "develop", tmp / "docs" / "develop")
+    entries = []
+    for n, record in enumerate(records):
+        work = _to_work(record)
+        entries.append((f"hostile{n}", bibfile.work_to_entry(work)))
+    (tmp / "refs.bib").write_text(BibFile(tmp / "refs.bib").render({}, entries), encoding="utf-8")
+    return tmp
+
+
+def _build(root: Path) -> tuple[int, str, Path]:
+    out = root / "html"
+    warnings = root / "warnings.txt"
+    status = build_main(
+        ["-b", "html", "-n", "-W", "--keep-going", "-q", "-w", str(warnings), str(root / "docs"), str(out)]
+    )
+    return status, warnings.read_text(encoding="utf-8"), out
+
+
+def _record(n: int, title: str, abstract: str, author: str) -> RawRecord:
+    return RawRecord(SourceRef("conf/sources/hostile.txt", n + 1, "Owner"), title, (author,), True, 2020, abstract, ())
+
+
+def _check_fragment(node: Tag) -> None:
+    """Every element inside ``node`` is one the deliberate conversion makes, with safe attributes."""
+    for element in node.find_all(True):
+        if element.name == "a" and element.get("class") == ["headerlink"]:
+            continue  # Sphinx's own pilcrow link
+        if element.name == "a":
+            assert set(element.attrs) <= LINK_ATTRS, element
+            href = element.get("href", "")
+            assert href.startswith(("http://", "https://", "#", "../")), element
+        else:
+            assert element.name in ALLOWED, element
+            assert set(element.attrs) <= ALLOWED[element.name], element
+        for attr, value in element.attrs.items():
+            if attr in URL_ATTRS:
+                assert not str(value).strip().lower().startswith(("javascript:", "data:", "vbscript:")), element
+
+
+def _visible(node: Tag) -> str:
+    """Text as a reader sees it, with a formula standing for its LaTeX source."""
+    for math in node.find_all("math"):
+        math.replace_with(math.get("alttext", ""))
+    for ref in node.find_all("a", class_="footnote-reference"):
+        ref.decompose()
+    for anchor in node.find_all("a", class_="headerlink"):
+        anchor.decompose()
+    return clean(node.get_text())
+
+
+def _section(soup: BeautifulSoup, heading: str) -> Tag:
+    h2 = next(h for h in soup.find_all("h2") if h.get_text().startswith(heading))
+    section = h2.find_parent("section")
+    assert section is not None
+    return section
+
+
+def _assert_page_shows(html_dir: Path, key: str, record: RawRecord) -> None:
+    soup = BeautifulSoup((html_dir / "papers" / f"{key}.html").read_text(encoding="utf-8"), "html.parser")
+    title = soup.find("h1")
+    assert title is not None
+    expected_title = latex_to_md(protect_title(dump_to_latex(record.title))).plain or "Untitled record"
+    _check_fragment(title)
+    assert _visible(title) == expected_title
+    abstract = _section(soup, "Abstract").find("p")
+    assert abstract is not None
+    expected = latex_to_md(dump_to_latex(record.abstract)).plain or "The source gives no abstract."
+    _check_fragment(abstract)
+    assert _visible(abstract) == expected
+    authors = next(p for p in soup.find_all("p") if p.get_text().startswith("Authors:"))
+    names = [a.get_text() for a in authors.find_all("a")]
+    assert names[0] == (clean(to_text(bib_name(record.authors[0]))) or record.source.owner)
+
+
+def _assert_no_injection(html_dir: Path) -> None:
+    for page in html_dir.rglob("*.html"):
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        article = soup.find("article") or soup
+        assert not article.find_all(["script", "style", "form", "input", "textarea", "svg"]), page
+        for element in soup.find_all(True):
+            for attr, value in element.attrs.items():
+                text = " ".join(value) if isinstance(value, list) else str(value)
+                if attr in URL_ATTRS:
+                    assert not text.strip().lower().startswith(("javascript:", "data:", "vbscript:")), (page, element)
+                assert not attr.startswith("on"), (page, element)
+            if element.name in {"iframe", "object", "embed", "img", "base"}:
+                raise AssertionError((page, element))
+            if element.name == "form":  # the theme's search box
+                assert element.get("action") in {"search.html", "../search.html", "#"}, (page, element)
+            if element.name == "meta":
+                assert "http-equiv" not in element.attrs, (page, element)
+            if element.name in {"script", "style"}:  # the theme's own, never with record text
+                src = str(element.get("src", ""))
+                assert src == "" or "_static/" in src or src == "searchindex.js", (page, element)
+                assert "alert(" not in element.get_text() and "passwd" not in element.get_text(), (page, element)
+    assert not (html_dir / "_downloads").exists()
+    assert "root:" not in "".join(p.read_text(errors="replace") for p in html_dir.rglob("*.html"))
+
+
+def test_every_hazard_renders_as_literal_text(tmp_path: Path) -> None:
+    records = [
+        _record(n, f"Title {hazard}", f"Abstract {hazard} end.", f"Ann {hazard.splitlines()[0][:40]}")
+        for n, hazard in enumerate(HAZARDS)
+    ]
+    status, warnings, html_dir = _build(_project(tmp_path, records))
+    assert status == 0, warnings
+    assert warnings == ""
+    _assert_no_injection(html_dir)
+    for n, record in enumerate(records):
+        _assert_page_shows(html_dir, f"hostile{n}", record)
+    script_page = (html_dir / "papers" / "hostile0.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in script_page
+
+
+texts = st.lists(st.one_of(st.text(max_size=12), st.sampled_from(FRAGMENTS + HAZARDS)), min_size=1, max_size=6).map(
+    "".join
+)
+names = st.lists(st.one_of(st.text(max_size=8), st.sampled_from(FRAGMENTS)), min_size=1, max_size=3).map("".join)
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    phases=[Phase.explicit, Phase.generate],  # a shrink would rebuild the site hundreds of times
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(batch=st.lists(st.tuples(texts, texts, names), min_size=3, max_size=5))
+def test_arbitrary_records_render_exactly_and_inject_nothing(tmp_path_factory: pytest.TempPathFactory, batch) -> None:
+    records = [_record(n, title, abstract, author) for n, (title, abstract, author) in enumerate(batch)]
+    records = [r for r in records if clean(r.title) and clean(r.authors[0]) and ", " not in r.authors[0]]
+    if not records:
+        return
+    status, warnings, html_dir = _build(_project(tmp_path_factory.mktemp("prop"), records))
+    assert status == 0, warnings
+    assert warnings == "", warnings
+    _assert_no_injection(html_dir)
+    for n, record in enumerate(records):
+        _assert_page_shows(html_dir, f"hostile{n}", record)
+
+
+LATEX_ACTIVE = "\\{}$~^"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_characters=LATEX_ACTIVE, blacklist_categories=("Cs",))))
+def test_text_without_latex_is_shown_exactly(text: str) -> None:
+    """With no LaTeX-active character, the projection the pages are checked against is the text itself."""
+    assume("--" not in text and "``" not in text and "''" not in text and "?`" not in text and "!`" not in text)
+    expected = clean(unicodedata.normalize("NFC", text))
+    assert latex_to_md(dump_to_latex(text)).plain == expected
+
+
+def test_markup_without_latex_is_shown_exactly() -> None:
+    text = "Plain <b>bold</b> [x](javascript:y) :raw:`z` # | > 1. (l)= * _ & % 50% a_b #tag @user! &amp;"
+    assert latex_to_md(dump_to_latex(text)).plain == text

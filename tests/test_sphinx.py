@@ -1,0 +1,242 @@
+"""A real Sphinx build of the ``basic`` test root (tests/roots/test-basic) with the project's extensions.
+
+The test root is the project root and the Sphinx source folder at once (``readinglist_root = "."``,
+``docs = "."``). ``copy_test_root=True`` makes sphinx.testing build a copy in the session's temp
+folder, so the generator never writes into tests/roots.
+"""
+
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+from pathlib import Path, PurePosixPath
+from urllib.parse import urldefrag
+
+import pytest
+
+from readinglist.latex import to_text
+from readinglist.store import bibfile
+
+ROOT = Path(__file__).parent / "roots" / "test-basic"
+pytestmark = [
+    pytest.mark.sphinx("html", testroot="basic", copy_test_root=True),
+    # myst-parser's own use of deprecated Sphinx APIs: not this project's concern
+    pytest.mark.filterwarnings("ignore:.*is deprecated. Check CHANGES for Sphinx API modifications"),
+]
+
+# --- a small DOM on the standard library's HTML parser -------------------------------------------
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+class Node:
+    def __init__(self, tag: str, attrs: dict[str, str], parent: Node | None = None) -> None:
+        self.tag, self.attrs, self.parent = tag, attrs, parent
+        self.children: list[Node | str] = []
+
+    def iter(self):  # all element descendants, document order
+        for child in self.children:
+            if isinstance(child, Node):
+                yield child
+                yield from child.iter()
+
+    def find_all(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> list[Node]:
+        return [
+            n
+            for n in self.iter()
+            if (tag is None or n.tag == tag)
+            and (cls is None or cls in n.attrs.get("class", "").split())
+            and all(n.attrs.get(k) == v for k, v in attrs.items())
+        ]
+
+    def find(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> Node:
+        found = self.find_all(tag, cls, **attrs)
+        assert found, f"no <{tag} class={cls} {attrs}>"
+        return found[0]
+
+    def text(self) -> str:
+        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
+
+    def words(self) -> str:
+        return " ".join(self.text().split())
+
+
+class _Builder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = self.current = Node("#document", {})
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        node = Node(tag, {k: v or "" for k, v in attrs}, self.current)
+        self.current.children.append(node)
+        if tag not in VOID:
+            self.current = node
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.current.children.append(Node(tag, {k: v or "" for k, v in attrs}, self.current))
+
+    def handle_endtag(self, tag: str) -> None:
+        node: Node | None = self.current
+        while node is not None and node.tag != tag:
+            node = node.parent
+        if node is not None and node.parent is not None:
+            self.current = node.parent
+
+    def handle_data(self, data: str) -> None:
+        self.current.children.append(data)
+
+
+def parse_html(path: Path) -> Node:
+    builder = _Builder()
+    builder.feed(path.read_text(encoding="utf-8"))
+    builder.close()
+    return builder.root
+
+
+def main_content(path: Path) -> Node:
+    return parse_html(path).find("article", role="main")
+
+
+def resolve(page: Path, href: str) -> tuple[Path, str]:
+    target, fragment = urldefrag(href)
+    return (page.parent / target).resolve(), fragment
+
+
+# --- the test root's own data, read independently of the generator ---------------------------------
+
+BIB = bibfile.load(ROOT / "refs.bib")
+WORKS = {w.key: w for w in BIB.works()}
+
+
+def test_root_layout_is_what_the_tests_assume() -> None:
+    assert (ROOT / "conf.py").is_file() and (ROOT / "conf" / "readinglist.toml").is_file()
+    assert sorted(WORKS) == ["doe2020pruning", "mallory2022hostile", "roe2019scene", "smith2021pipelines"]
+    assert not (ROOT / "papers").exists(), "the test root must never be built in place"
+
+
+# --- builds ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def built(app):
+    """The app after a build; later tests reuse the previous build's environment (incremental)."""
+    app.build()
+    return app
+
+
+@pytest.mark.sphinx("html", testroot="basic", copy_test_root=True, freshenv=True)
+def test_full_build_has_no_warnings(app) -> None:
+    app.build(force_all=True)
+    assert app.statuscode == 0
+    assert app.warning.getvalue() == ""
+    outdir = Path(app.outdir)
+    assert {p.stem for p in (outdir / "papers").glob("*.html")} == set(WORKS)
+    assert not (ROOT / "papers").exists()  # generated into the copy, not into tests/roots
+
+
+def test_paper_page(built) -> None:
+    outdir = Path(built.outdir)
+    page = outdir / "papers" / "smith2021pipelines.html"
+    main = main_content(page)
+    work = WORKS["smith2021pipelines"]
+    assert main.find("h1").words().startswith("Fast Pipelines for Training Large Models")
+
+    authors = next(p for p in main.find_all("p") if p.words().startswith("Authors:"))
+    links = {a.words(): resolve(page, a.attrs["href"])[0] for a in authors.find_all("a")}
+    assert set(links) == {"Jane Smith", "John Doe"} == set(work.authors)
+    for name, target in links.items():
+        assert target.parent == outdir / "authors" and target.is_file()
+        assert name in main_content(target).find("h1").words()
+        assert "Fast Pipelines for Training Large Models" in main_content(target).words()
+
+    abstract = main.find("section", id="abstract")
+    assert abstract.find("p").words() == " ".join(to_text(work.abstract).split())
+
+    assert "My note about Piper: the overlap trick is the whole paper." in main.find("section", id="notes").words()
+
+    bibliography = outdir / "bibliography.html"
+    citations = {
+        n.attrs["id"]: n.words().casefold() for n in main_content(bibliography).find_all("div", cls="citation")
+    }
+    cited = [
+        resolve(page, a.attrs["href"]) for a in main.find_all("a") if "bibliography.html#" in a.attrs.get("href", "")
+    ]
+    hits = [frag for target, frag in cited if target == bibliography and frag in citations]
+    assert len(hits) == 1
+    assert "fast pipelines for training large models" in citations[hits[0]]
+
+
+def test_topic_page_lists_its_papers_as_cards(built) -> None:
+    outdir = Path(built.outdir)
+    page = outdir / "topics" / "vision.html"
+    main = main_content(page)
+    assert main.find("h1").words().startswith("Vision")
+    cards = main.find_all("div", cls="sd-card")
+    targets = []
+    for card in cards:
+        [link] = card.find_all("a", cls="sd-stretched-link")
+        target, _ = resolve(page, link.attrs["href"])
+        assert target.is_file()
+        targets.append(target.stem)
+        assert to_text(WORKS[target.stem].title) in card.words()
+    # The two cs.CV papers, newest first.
+    assert targets == ["mallory2022hostile", "roe2019scene"]
+
+
+def test_bibliography_lists_every_entry(built) -> None:
+    main = main_content(Path(built.outdir) / "bibliography.html")
+    entries = [n.words().casefold() for n in main.find_all("div", cls="citation")]
+    assert len(entries) == len(WORKS)
+    for work in WORKS.values():
+        assert sum(to_text(work.title).casefold() in e for e in entries) == 1, work.key
+
+
+def test_records_json(built) -> None:
+    outdir = Path(built.outdir)
+    items = json.loads((outdir / "records.json").read_text(encoding="utf-8"))
+    assert isinstance(items, list)
+    assert sorted(item["key"] for item in items) == sorted(WORKS)
+    for item in items:
+        work = WORKS[item["key"]]
+        assert item["title"] == to_text(work.title)
+        assert item["year"] == work.year
+        assert item["authors"] == list(work.authors)
+        assert (outdir / PurePosixPath(item["url"])).is_file()
+
+
+# --- hostile record text ---------------------------------------------------------------------------
+
+HOSTILE_TITLE = "<script>alert(1)</script> Hostile Record"
+
+
+def _hostile_nodes(root: Node) -> list[str]:
+    problems = []
+    for node in root.iter():
+        for name, value in node.attrs.items():
+            if value.strip().lower().replace("\n", "").startswith("javascript:"):
+                problems.append(f"<{node.tag} {name}={value!r}>")
+            if name.startswith("on"):
+                problems.append(f"<{node.tag} {name}=...>")
+        if node.tag == "script" and ("alert" in node.text() or "alert" in node.attrs.get("src", "")):
+            problems.append("<script>alert")
+        if node.tag == "img" and node.attrs.get("src") == "x":
+            problems.append("<img src=x>")
+    return problems
+
+
+def test_hostile_record_is_shown_as_text(built) -> None:
+    outdir = Path(built.outdir)
+    assert WORKS["mallory2022hostile"].title == HOSTILE_TITLE
+    for page in outdir.rglob("*.html"):
+        assert _hostile_nodes(parse_html(page)) == [], page
+    page = outdir / "papers" / "mallory2022hostile.html"
+    main = main_content(page)
+    assert main.find("h1").words().startswith(HOSTILE_TITLE)
+    abstract = main.find("section", id="abstract").find("p")
+    shown = abstract.words()
+    assert shown == " ".join(to_text(WORKS["mallory2022hostile"].abstract).split())
+    for literal in ("[x](javascript:alert(1))", "{download}`payload.txt`", "<img src=x onerror=alert(2)>"):
+        assert literal in shown
+    assert all(isinstance(c, str) for c in abstract.children)  # plain text: no links, code or roles
+    assert not (outdir / "_downloads").exists()
+    assert HOSTILE_TITLE in main_content(outdir / "topics" / "vision.html").words()
