@@ -16,8 +16,9 @@ from .paper import paper_page
 
 
 def site_pages(
-    library: Library, notes: dict[str, Note], bibtex: dict[str, str], site: dict[str, str]
+    library: Library, notes: dict[str, Note], bibtex: dict[str, str], site: dict[str, str], about: list[str]
 ) -> dict[str, str]:
+    """``about`` are the hand-written pages (docnames) the landing page's "About" menu lists."""
     by_key = library.by_key()
     pages = {
         f"{PAPERS}/{p.slug}.md": paper_page(p, by_key, notes.get(p.slug), bibtex.get(p.key, ""), library)
@@ -28,7 +29,7 @@ def site_pages(
     pages["years.md"] = years_page(library)
     pages["bibliography.md"] = render("bibliography.md.j2", count=len(library.papers))
     pages[BIBFILE] = sanitized_bib(library)
-    pages["index.md"] = index_page(library, site)
+    pages["index.md"] = index_page(library, site, about)
     return pages
 
 
@@ -126,7 +127,7 @@ def years_page(library: Library) -> str:
     )
 
 
-def index_page(library: Library, site: dict[str, str]) -> str:
+def index_page(library: Library, site: dict[str, str], site_about: list[str]) -> str:
     years = sorted({p.work.year for p in library.papers if p.work.year})
     span = f" · {years[0]}–{years[-1]}" if years else ""
     counts = f"{len(library.papers)} papers · {len(library.topics)} topics · {len(library.authors)} authors{span}"
@@ -141,4 +142,7 @@ def index_page(library: Library, site: dict[str, str]) -> str:
                 "meta": plural(n, "paper"),
             }
         )
-    return render("index.md.j2", title=site["title"], description=site["description"], counts=counts, cards=cards)
+    about = [Md(page) for page in site_about]
+    return render(
+        "index.md.j2", title=site["title"], description=site["description"], counts=counts, cards=cards, about=about
+    )

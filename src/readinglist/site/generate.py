@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from ..config import Config
 from ..enrich.pipeline import Library, enrich
@@ -13,7 +14,10 @@ from ..render.notes import Note, load_notes
 from ..render.pages import site_pages
 from ..store import bibfile
 from ..store.keys import slugs
-from .manifest import sync
+from .manifest import read_manifest, sync
+
+# Folders under docs/ that never hold a page of the "About" menu.
+GENERATED_FOLDERS = frozenset({"papers", "topics", "authors", "notes"})
 
 
 @dataclass(frozen=True)
@@ -65,10 +69,22 @@ def _with_note_title(work: Work, note: Note | None) -> Work:
     return replace(work, title=dump_to_latex(title.strip()), title_inferred=False)
 
 
+def hand_written_pages(docs: Path) -> list[str]:
+    """Docnames of the pages a person wrote in docs/ (guide, architecture, ...), for the menu."""
+    owned = read_manifest(docs)
+    found = []
+    for path in sorted(docs.rglob("*.md")):
+        rel = path.relative_to(docs).as_posix()
+        skip = rel in owned or rel == "index.md" or rel.split("/")[0] in GENERATED_FOLDERS
+        if not skip and not any(part.startswith(("_", ".")) for part in path.relative_to(docs).parts):
+            found.append(rel.removesuffix(".md"))
+    return found
+
+
 def run(config: Config) -> GenerateReport:
     library, bibtex, notes = build_library(config)
     site = {"title": config.title, "description": config.description}
-    pages = site_pages(library, notes, bibtex, site)
+    pages = site_pages(library, notes, bibtex, site, hand_written_pages(config.docs_path))
     written, deleted = sync(config.docs_path, pages)
     slugs_in_use = {p.slug for p in library.papers}
     orphans = tuple(sorted(name for name in notes if name not in slugs_in_use and name.lower() != "readme"))
