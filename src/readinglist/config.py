@@ -24,7 +24,7 @@ class Config:
     taxonomy: str = "conf/topics.toml"
     identity: str = "conf/identity.toml"
     related_top_k: int = 5
-    related_min_score: float = 0.05
+    related_min_score: float = 0.1
     base_url: str = ""
 
     @property

@@ -12,15 +12,18 @@ co-author and little text with the profile's other papers.
 from __future__ import annotations
 
 import re
+import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from ..latex import ascii_fold
 from ..store.keys import RESERVED
+from .similarity import Corpus
 
-FAR = 0.08  # below this similarity to every paper of the main field, a paper is "far"
+# A paper is far from a profile's main field when its best match there is below this share
+# of how well the field's own papers match each other (the median of their best matches).
+FAR_RATIO = 0.5
 
 
 def author_id(name: str) -> str:
@@ -70,7 +73,7 @@ def archive(category: str) -> str:
 
 
 def mixed_profile_flags(
-    members: list[int], keys: list[str], categories: list[tuple[str, ...]], coauthored: list[bool], sims: Any
+    members: list[int], keys: list[str], categories: list[tuple[str, ...]], coauthored: list[bool], corpus: Corpus
 ) -> tuple[str, tuple[Flag, ...]]:
     """(main archive, flags) for the papers ``members`` of one profile."""
     archives = Counter(archive(categories[i][0]) for i in members if categories[i])
@@ -78,18 +81,29 @@ def mixed_profile_flags(
         return (next(iter(archives), ""), ())
     main = archives.most_common(1)[0][0]
     core = [i for i in members if categories[i] and archive(categories[i][0]) == main]
+    if len(core) < 2:
+        return main, ()
+    typical = statistics.median(_closest(i, core, keys, corpus)[1] for i in core)
     flags = []
     for i in members:
         if not categories[i] or archive(categories[i][0]) == main or coauthored[i]:
             continue
-        closest = max(core, key=lambda j: (float(sims[i, j]), keys[j]))
-        score = float(sims[i, closest])
-        if score < FAR:
+        closest, score = _closest(i, core, keys, corpus)
+        if score < FAR_RATIO * typical:
             flags.append(
                 Flag(
                     keys[i],
                     f"{categories[i][0]} is outside this profile's main archive ({main}: {archives[main]} papers); "
-                    f"no listed co-authors; its closest paper in {main} is {keys[closest]} (similarity {score:.2f})",
+                    f"no listed co-authors; its closest {main} paper is {keys[closest]} (similarity {score:.2f}, "
+                    f"where the profile's {main} papers have a median of {typical:.2f})",
                 )
             )
     return main, tuple(flags)
+
+
+def _closest(i: int, core: list[int], keys: list[str], corpus: Corpus) -> tuple[int, float]:
+    """The paper of ``core`` (other than i) most similar to paper i, and that similarity."""
+    others = [j for j in core if j != i]
+    scores = (corpus.matrix[others] @ corpus.matrix[i].T).toarray().ravel()
+    best = max(range(len(others)), key=lambda n: (round(float(scores[n]), 6), keys[others[n]]))
+    return others[best], float(scores[best])

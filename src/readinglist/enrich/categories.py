@@ -12,10 +12,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.resources import files
-from typing import Any
 
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
+
+from .similarity import Corpus
 
 NEIGHBOURS = 5
 # Cosine similarity to a category description is small (about 0.05 to 0.2), a neighbour
@@ -47,7 +48,7 @@ def category_names() -> dict[str, str]:
     return {c.id: c.name for c in arxiv_taxonomy()}
 
 
-def infer(texts: list[str], categories: list[tuple[str, ...]], keys: list[str], sims: Any) -> dict[int, Inferred]:
+def infer(texts: list[str], categories: list[tuple[str, ...]], keys: list[str], corpus: Corpus) -> dict[int, Inferred]:
     """For every uncategorized paper (by index): its inferred category and why."""
     todo = [i for i, cats in enumerate(categories) if not cats]
     if not todo:
@@ -56,7 +57,7 @@ def infer(texts: list[str], categories: list[tuple[str, ...]], keys: list[str], 
     closeness = _description_similarity([texts[i] for i in todo], taxonomy)
     out = {}
     for row, i in enumerate(todo):
-        votes, neighbours = _neighbour_votes(i, categories, keys, sims)
+        votes, neighbours = _neighbour_votes(i, categories, keys, corpus)
         scores = {c.id: DESCRIPTION_WEIGHT * float(closeness[row][n]) for n, c in enumerate(taxonomy)}
         for cat, share in votes.items():
             scores[cat] = scores.get(cat, 0.0) + share
@@ -77,13 +78,9 @@ def _plausible(taxonomy: tuple[ArxivCategory, ...], categories: list[tuple[str, 
 
 
 def _neighbour_votes(
-    i: int, categories: list[tuple[str, ...]], keys: list[str], sims: Any
+    i: int, categories: list[tuple[str, ...]], keys: list[str], corpus: Corpus
 ) -> tuple[dict[str, float], list[str]]:
-    row = sims.getrow(i).tocoo()
-    ranked = sorted(
-        ((float(s), int(j)) for s, j in zip(row.data, row.col, strict=True) if j != i and categories[j]),
-        key=lambda pair: (-pair[0], keys[pair[1]]),
-    )[:NEIGHBOURS]
+    ranked = [(s, j) for s, j in corpus.neighbours(i) if categories[j]][:NEIGHBOURS]
     total = sum(s for s, _ in ranked) or 1.0
     votes: dict[str, float] = defaultdict(float)
     for score, j in ranked:

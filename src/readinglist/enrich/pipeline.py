@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import Any
 
 from ..latex import to_text
 from ..model import Paper, Work
@@ -12,7 +11,7 @@ from ..store.keys import slugs
 from . import categories, summary
 from .authors import Flag, author_id, mixed_profile_flags, name_ids
 from .related import listed_authors, related_links, system_name, version_groups
-from .similarity import build_corpus
+from .similarity import Corpus, build_corpus
 from .taxonomy import Topic
 from .topics import assign_topics
 
@@ -56,7 +55,7 @@ def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_sco
     ids = name_ids(name for w in works for name in page_authors(w))
     related = related_links(works, corpus, versions, ids, top_k, min_score)
     slug_of = slugs(w.key for w in works)
-    inferred = categories.infer(texts, [w.categories for w in works], [w.key for w in works], corpus.similarities())
+    inferred = categories.infer(texts, [w.categories for w in works], [w.key for w in works], corpus)
     papers = []
     for i, work in enumerate(works):
         guess = inferred.get(i)
@@ -77,10 +76,10 @@ def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_sco
                 related=related.get(work.key, ()),
             )
         )
-    return Library(tuple(papers), topics, _authors(works, papers, ids, corpus.similarities()), ids)
+    return Library(tuple(papers), topics, _authors(works, papers, ids, corpus), ids)
 
 
-def _authors(works: list[Work], papers: list[Paper], ids: dict[str, str], sims: Any) -> tuple[Author, ...]:
+def _authors(works: list[Work], papers: list[Paper], ids: dict[str, str], corpus: Corpus) -> tuple[Author, ...]:
     names: dict[str, Counter[str]] = defaultdict(Counter)
     members: dict[str, list[int]] = defaultdict(list)
     for i, work in enumerate(works):
@@ -94,6 +93,6 @@ def _authors(works: list[Work], papers: list[Paper], ids: dict[str, str], sims: 
     out = []
     for aid in sorted(names):
         index = list(dict.fromkeys(members[aid]))
-        main, flags = mixed_profile_flags(index, keys, cats, coauthored, sims) if aid in owners else ("", ())
+        main, flags = mixed_profile_flags(index, keys, cats, coauthored, corpus) if aid in owners else ("", ())
         out.append(Author(aid, names[aid].most_common(1)[0][0], tuple(keys[i] for i in index), main, flags))
     return tuple(out)

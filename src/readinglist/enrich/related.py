@@ -62,9 +62,12 @@ def related_links(
             reasons[(i, index[key])].append(f"another version of {system_name(work)} (the titles name the same system)")
     _shared_authors(works, ids, reasons)
     _similar_content(works, corpus, reasons, top_k, min_score)
+    targets: dict[int, list[int]] = defaultdict(list)
+    for a, j in reasons:
+        targets[a].append(j)
     out: dict[str, tuple[Link, ...]] = {}
     for i, work in enumerate(works):
-        linked = sorted((j for (a, j) in reasons if a == i), key=lambda j: _order(reasons[(i, j)], works[j].key))
+        linked = sorted(targets[i], key=lambda j: _order(reasons[(i, j)], works[j].key))
         out[work.key] = tuple(Link(works[j].key, "; ".join(reasons[(i, j)])) for j in linked)
     return out
 
@@ -77,31 +80,35 @@ def _order(reasons: list[str], key: str) -> tuple[int, float, str]:
 
 
 def _shared_authors(works: list[Work], ids: dict[str, str], reasons: dict[tuple[int, int], list[str]]) -> None:
-    authors = [listed_authors(w, ids) for w in works]
+    """Pairs of papers with a listed author in common, found through an author index."""
+    papers_of: dict[str, list[int]] = defaultdict(list)
+    for i, work in enumerate(works):
+        for aid in sorted(listed_authors(work, ids)):
+            papers_of[aid].append(i)
+    shared: dict[tuple[int, int], list[str]] = defaultdict(list)
     names = [{ids.get(a, author_id(a)): a for a in w.authors} for w in works]
-    for i in range(len(works)):
-        for j in range(i + 1, len(works)):
-            shared = sorted(authors[i] & authors[j])
-            if shared:
-                reason = "shared authors: " + ", ".join(names[i][a] for a in shared)
-                reasons[(i, j)].append(reason)
-                reasons[(j, i)].append(reason)
+    for aid, members in sorted(papers_of.items()):
+        for a, i in enumerate(members):
+            for j in members[a + 1 :]:
+                shared[(i, j)].append(names[i][aid])
+    for (i, j), people in sorted(shared.items()):
+        reason = "shared authors: " + ", ".join(people)
+        reasons[(i, j)].append(reason)
+        reasons[(j, i)].append(reason)
 
 
 def _similar_content(
     works: list[Work], corpus: Corpus, reasons: dict[tuple[int, int], list[str]], top_k: int, min_score: float
 ) -> None:
     """Each paper's top-k most similar above ``min_score``, topped up to MIN_LINKS links when it has fewer."""
-    sims = corpus.similarities()
+    linked: dict[int, set[int]] = defaultdict(set)
+    for a, b in reasons:
+        linked[a].add(b)
     pairs: set[tuple[int, int]] = set()
     for i in range(len(works)):
-        row = sims.getrow(i).tocoo()
-        ranked = sorted(
-            ((float(s), int(j)) for s, j in zip(row.data, row.col, strict=True) if j != i and s > 0),
-            key=lambda pair: (-round(pair[0], 9), works[pair[1]].key),
-        )
+        ranked = corpus.neighbours(i)
         chosen = [j for s, j in ranked if s >= min_score][:top_k]
-        have = {j for (a, j) in reasons if a == i} | set(chosen)
+        have = linked[i] | set(chosen)
         for _, j in ranked:
             if len(have) >= MIN_LINKS:
                 break
@@ -110,7 +117,7 @@ def _similar_content(
                 have.add(j)
         pairs.update((min(i, j), max(i, j)) for j in chosen)
     for i, j in sorted(pairs):
-        score = float(sims[i, j])
+        score = corpus.similarity(i, j)
         reason = f"similar content (score {score:.2f}; shared terms: {', '.join(corpus.shared_terms(i, j))})"
         reasons[(i, j)].append(reason)
         reasons[(j, i)].append(reason)
