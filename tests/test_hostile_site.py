@@ -18,14 +18,14 @@ from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 from sphinx.cmd.build import build_main
 
-from readinglist.latex import dump_to_latex, to_text
+from readinglist.latex import dump_to_latex, protect_title, to_text
 from readinglist.model import RawRecord, SourceRef
 from readinglist.render.escape import clean
 from readinglist.render.latexmd import latex_to_md
 from readinglist.render.mathml import ELEMENTS as MATHML
 from readinglist.store import bibfile
 from readinglist.store.bibfile import BibFile
-from readinglist.store.importer import _to_work, bib_name, protect_title
+from readinglist.store.importer import _to_work, bib_name
 from test_escape import FRAGMENTS
 
 REPO = Path(__file__).resolve().parent.parent

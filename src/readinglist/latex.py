@@ -91,6 +91,18 @@ def _escape_plain(text: str) -> str:
     return _BARE_SUPERSCRIPT.sub(lambda m: "$^{" + m.group(1).strip("{}") + "}$", text)
 
 
+def protect_title(title: str) -> str:
+    """Brace acronyms and mixed-case words so BibTeX styles do not lowercase them."""
+    words = []
+    for word in title.split(" "):
+        core = word.strip(":,;.!?()")
+        plain = core and not any(c in core for c in "{}\\$")
+        if plain and any(c.isupper() for c in core[1:]):
+            word = word.replace(core, "{" + core + "}", 1)
+        words.append(word)
+    return " ".join(words)
+
+
 def _balance_braces(text: str) -> str:
     """Drop braces that do not pair up: BibTeX cannot store them at all."""
     out: list[str] = []

@@ -17,7 +17,7 @@ from pybtex.exceptions import PybtexError
 from pybtex.scanner import PybtexSyntaxError
 
 from ..errors import ReadingListError
-from ..latex import to_text
+from ..latex import dump_to_latex, protect_title, to_text
 from ..model import SourceRef, Work
 from .chunks import Chunk, split_chunks, unclosed_entry_line
 
@@ -173,4 +173,7 @@ PRIVATE_FIELDS = frozenset({"inferredtitle", "provenance", "abstract"})
 def public_entry(entry: Entry) -> Entry:
     """The entry as a reader copies it: without the tool's bookkeeping fields or the abstract."""
     fields = {k: v for k, v in entry.fields.items() if k.lower() not in PRIVATE_FIELDS}
+    for name in [k for k in fields if k.lower() == "title"]:
+        # Plain text, re-escaped: no markup of the record's reaches the page, and it still compiles.
+        fields[name] = protect_title(dump_to_latex(to_text(fields[name])))
     return Entry(entry.type, fields=fields, persons=dict(entry.persons))

@@ -15,7 +15,7 @@ from pathlib import Path
 from pybtex.database import Entry, Person
 
 from ..enrich.titles import working_title
-from ..latex import dump_to_latex, to_text
+from ..latex import dump_to_latex, protect_title, to_text
 from ..model import RawRecord, Work
 from ..sources import read_dump
 from ..writer import write_if_changed
@@ -131,18 +131,6 @@ def bib_name(name: str) -> str:
     if "," in latex or re.search(r"\band\b", latex, re.I) or not latex:
         return "{" + latex + "}"
     return latex
-
-
-def protect_title(title: str) -> str:
-    """Brace acronyms and mixed-case words so BibTeX styles do not lowercase them."""
-    words = []
-    for word in title.split(" "):
-        core = word.strip(":,;.!?()")
-        plain = core and not any(c in core for c in "{}\\$")
-        if plain and any(c.isupper() for c in core[1:]):
-            word = word.replace(core, "{" + core + "}", 1)
-        words.append(word)
-    return " ".join(words)
 
 
 def merge(base: Work, new: Work) -> Work:

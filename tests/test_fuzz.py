@@ -1,0 +1,82 @@
+"""Bad input gets the tool's own error and loses nothing: mutated seed dumps and BibTeX."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from readinglist.errors import ReadingListError
+from readinglist.sources import read_dump
+from readinglist.store import bibfile, importer
+
+REPO = Path(__file__).resolve().parent.parent
+DUMPS = sorted((REPO / "conf" / "sources").glob("*.txt"))
+BIB = REPO / "refs.bib"
+TOKENS = [b"\n", b"\n\n", b"{", b"}", b"@misc{x,", b"arXiv2020\n", "cs.DC↗\n".encode(), b" et al.\n", b",", b'"',
+          b"\\", b"$", b"%", b"=", b" and ", b"@comment{", b"@string{a={b}}", b"\xff", b"\x00", b"\r"]  # fmt: skip
+
+
+@st.composite
+def mutated(draw: st.DrawFn, source: bytes) -> bytes:
+    data = bytearray(source)
+    for _ in range(draw(st.integers(1, 6))):
+        at = draw(st.integers(0, len(data)))
+        kind = draw(st.sampled_from(["cut", "insert", "token", "truncate"]))
+        if kind == "cut":
+            del data[at : at + draw(st.integers(1, 300))]
+        elif kind == "insert":
+            data[at:at] = draw(st.binary(min_size=1, max_size=6))
+        elif kind == "token":
+            data[at:at] = draw(st.sampled_from(TOKENS))
+        else:
+            del data[at:]
+    return bytes(data)
+
+
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@FUZZ
+@given(st.data())
+def test_mutated_dumps_parse_or_fail_cleanly(tmp_path: Path, data: st.DataObject) -> None:
+    source = data.draw(st.sampled_from(DUMPS))
+    path = tmp_path / "dump.txt"
+    path.write_bytes(data.draw(mutated(source.read_bytes())))
+    try:
+        read_dump(path, "dump.txt")
+    except ReadingListError as error:
+        assert error.file == "dump.txt" and error.message
+        assert "\n" not in str(error)
+
+
+@FUZZ
+@given(st.data())
+def test_mutated_bibtex_loads_or_fails_cleanly(tmp_path: Path, data: st.DataObject) -> None:
+    path = tmp_path / "refs.bib"
+    path.write_bytes(data.draw(mutated(BIB.read_bytes())))
+    try:
+        bibfile.load(path).works()
+    except ReadingListError as error:
+        assert error.file == str(path) and error.message
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_failed_import_leaves_refs_bib_untouched(tmp_path: Path, data: st.DataObject) -> None:
+    bib = tmp_path / "refs.bib"
+    shutil.copy(BIB, bib)
+    before = bib.read_bytes()
+    dumps = []
+    for source in DUMPS:
+        target = tmp_path / source.name
+        target.write_bytes(data.draw(mutated(source.read_bytes())) if data.draw(st.booleans()) else source.read_bytes())
+        dumps.append(target)
+    try:
+        importer.run(dumps, bib, tmp_path)
+    except ReadingListError:
+        assert bib.read_bytes() == before
+    else:
+        bibfile.load(bib).works()  # whatever was written reads back
