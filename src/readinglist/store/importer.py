@@ -42,10 +42,17 @@ def run(sources: Iterable[Path], bib_path: Path, root: Path, rules: Rules | None
     """Parse every source first (all or nothing), then merge into refs.bib and write it once."""
     records = [r for path in sources for r in read_dump(path, _label(path, root))]
     store = bibfile.load(bib_path)
+    stored = dict(zip(store.entries, store.works(), strict=True))
     matcher = Matcher(rules or Rules())
-    for work in store.works():
+    for work in stored.values():
         matcher.add(work)
-    existing = set(store.entries)
+    counts, merges = _merge_all(records, matcher)
+    written = _write(store, stored, matcher)
+    return ImportReport(counts["added"], counts["merged"], counts["unchanged"], written, tuple(merges))
+
+
+def _merge_all(records: list[RawRecord], matcher: Matcher) -> tuple[dict[str, int], list[str]]:
+    """Fold every record into the matcher's works; count what each record did."""
     counts = {"added": 0, "merged": 0, "unchanged": 0}
     merges: list[str] = []
     for record in records:
@@ -57,21 +64,26 @@ def run(sources: Iterable[Path], bib_path: Path, root: Path, rules: Rules | None
             continue
         match, why = found
         merged = merge(match, replace(incoming, sources=(replace(record.source, why=why),)))
-        if merged == match:
-            counts["unchanged"] += 1
-            continue
-        counts["merged"] += 1
-        merges.append(f"{record.source.render()} into {_name(match)} ({why})")
-        matcher.add(merged)
+        outcome = "unchanged" if merged == match else "merged"
+        counts[outcome] += 1
+        if outcome == "merged":
+            merges.append(f"{record.source.render()} into {_name(match)} ({why})")
+            matcher.add(merged)
+    return counts, merges
+
+
+def _write(store: bibfile.BibFile, stored: dict[str, Work], matcher: Matcher) -> bool:
+    """Re-serialize only changed entries, append new ones; write only if the bytes differ."""
     replaced = {
         key: _update_entry(store.entries[key], old, matcher.works[key])
-        for key, old in ((k, w) for k, w in zip(store.entries, store.works(), strict=True))
+        for key, old in stored.items()
         if matcher.works[key] != old
     }
-    added = _with_keys([w for k, w in matcher.works.items() if k not in existing], set(existing))
+    added = _with_keys([w for k, w in matcher.works.items() if k not in stored], set(stored))
     text = store.render(replaced, added) if (replaced or added) else store.text
-    written = write_if_changed(bib_path, text) if text != store.text or not bib_path.exists() else False
-    return ImportReport(counts["added"], counts["merged"], counts["unchanged"], written, tuple(merges))
+    if text == store.text and store.path.exists():
+        return False
+    return write_if_changed(store.path, text)
 
 
 def _name(work: Work) -> str:
