@@ -125,12 +125,13 @@ def _converter() -> LatexNodes2Text:
     return LatexNodes2Text(math_mode="text", strict_latex_spaces=True)
 
 
-_LATEX_ACTIVE = re.compile(r"[\\{}$~%]|--|``|''|[?!]`")
+# What pylatexenc would change; text without any of it is shown as it is.
+LATEX_ACTIVE = re.compile(r"[\\{}$~%]|--|``|''|[?!]`")
 
 
 def to_text(latex: str) -> str:
     """Plain Unicode text of a LaTeX string (for search, meta tags, titles and keys)."""
-    if not _LATEX_ACTIVE.search(latex):  # the common case: nothing for pylatexenc to change
+    if not LATEX_ACTIVE.search(latex):  # the common case: nothing for pylatexenc to change
         return " ".join(latex.split())
     try:
         text = _converter().latex_to_text(latex)
