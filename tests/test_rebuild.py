@@ -11,7 +11,7 @@ from test_hostile_site import _project, _record
 
 
 def _run(root: Path, capsys: pytest.CaptureFixture[str]) -> str:
-    status = build_main(["-b", "html", "-n", "-W", "--keep-going", str(root / "docs"), str(root / "html")])
+    status = build_main(["-N", "-b", "html", "-n", "-W", "--keep-going", str(root / "docs"), str(root / "html")])
     out = capsys.readouterr().out
     assert status == 0, out
     return out
