@@ -21,7 +21,7 @@ from pylatexenc.latexwalker import (
     LatexWalker,
 )
 
-from ..latex import LATEX_ACTIVE, is_math, latex_piece_text, to_text
+from ..latex import is_math, is_simple, latex_piece_text, to_text
 from .escape import Md, clean, drop_invisible, md_text
 
 ROLES = {"emph": "emphasis", "textit": "emphasis", "textsl": "emphasis", "textbf": "strong"}
@@ -39,8 +39,8 @@ class Converted:
 
 def latex_to_md(latex: str, footnote_prefix: str = "fn") -> Converted:
     """Inline MyST for a LaTeX field; footnote definitions are returned to place at page end."""
-    if not LATEX_ACTIVE.search(latex):  # most records: skip the LaTeX parser
-        return Converted(md_text(latex), clean(latex), [])
+    if is_simple(latex):  # most records: no LaTeX beyond escapes and dashes, so no parser
+        return Converted(md_text(to_text(latex)), clean(to_text(latex)), [])
     out = Converted()
     try:
         nodes = LatexWalker(latex, tolerant_parsing=True).get_latex_nodes()[0]
