@@ -60,7 +60,7 @@ def related_links(
     for i, work in enumerate(works):
         for key in versions.get(work.key, ()):
             reasons[(i, index[key])].append(f"another version of {system_name(work)} (the titles name the same system)")
-    _shared_authors(works, ids, reasons)
+    _shared_authors(works, ids, corpus, top_k, reasons)
     _similar_content(works, corpus, reasons, top_k, min_score)
     targets: dict[int, list[int]] = defaultdict(list)
     for a, j in reasons:
@@ -79,20 +79,24 @@ def _order(reasons: list[str], key: str) -> tuple[int, float, str]:
     return kind, -score, key
 
 
-def _shared_authors(works: list[Work], ids: dict[str, str], reasons: dict[tuple[int, int], list[str]]) -> None:
-    """Pairs of papers with a listed author in common, found through an author index."""
+def _shared_authors(
+    works: list[Work], ids: dict[str, str], corpus: Corpus, top_k: int, reasons: dict[tuple[int, int], list[str]]
+) -> None:
+    """Each paper's top-k co-authored papers (most shared authors, then most similar), kept symmetric."""
+    authors = [listed_authors(w, ids) for w in works]
     papers_of: dict[str, list[int]] = defaultdict(list)
-    for i, work in enumerate(works):
-        for aid in sorted(listed_authors(work, ids)):
+    for i, listed in enumerate(authors):
+        for aid in sorted(listed):
             papers_of[aid].append(i)
-    shared: dict[tuple[int, int], list[str]] = defaultdict(list)
+    pairs: set[tuple[int, int]] = set()
+    for i in range(len(works)):
+        close = {j: s for s, j in corpus.neighbours(i)}
+        others = {j for aid in authors[i] for j in papers_of[aid] if j != i}
+        ranked = sorted(others, key=lambda j: (-len(authors[i] & authors[j]), -close.get(j, 0.0), works[j].key))
+        pairs.update((min(i, j), max(i, j)) for j in ranked[:top_k])
     names = [{ids.get(a, author_id(a)): a for a in w.authors} for w in works]
-    for aid, members in sorted(papers_of.items()):
-        for a, i in enumerate(members):
-            for j in members[a + 1 :]:
-                shared[(i, j)].append(names[i][aid])
-    for (i, j), people in sorted(shared.items()):
-        reason = "shared authors: " + ", ".join(people)
+    for i, j in sorted(pairs):
+        reason = "shared authors: " + ", ".join(names[i][a] for a in sorted(authors[i] & authors[j]))
         reasons[(i, j)].append(reason)
         reasons[(j, i)].append(reason)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .taxonomy import Topic
 
@@ -11,22 +12,26 @@ STRONG_TEXT_EVIDENCE = 3
 
 def assign_topics(categories: tuple[str, ...], text: str, topics: tuple[Topic, ...]) -> tuple[str, ...]:
     """Topic ids for a paper; never empty (the best keyword match, else the first topic)."""
-    lowered = text.lower()
-    scores = {t.id: _keyword_hits(t, lowered) for t in topics}
-    distinct = {t.id: sum(bool(re.search(rf"\b{re.escape(k)}", lowered)) for k in t.keywords) for t in topics}
+    hits = {t.id: _keyword_hits(t, text.lower()) for t in topics}
+    scores = {tid: sum(counts) for tid, counts in hits.items()}
     by_category = [t.id for t in topics if any(t.matches_category(c) for c in categories)]
     if by_category:
-
-        def strong(tid: str) -> bool:
-            return scores[tid] >= STRONG_TEXT_EVIDENCE and distinct[tid] >= 2
-
         # A paper whose text is plainly about another topic belongs there too.
-        return tuple(t.id for t in topics if t.id in by_category or strong(t.id))
+        strong = {
+            tid for tid, counts in hits.items() if sum(counts) >= STRONG_TEXT_EVIDENCE and sum(map(bool, counts)) >= 2
+        }
+        return tuple(t.id for t in topics if t.id in by_category or t.id in strong)
     best = max(scores.values())
     if best == 0:
         return (topics[0].id,)
     return tuple(t.id for t in topics if scores[t.id] == best)
 
 
-def _keyword_hits(topic: Topic, text: str) -> int:
-    return sum(len(re.findall(rf"\b{re.escape(k)}", text)) for k in topic.keywords)
+def _keyword_hits(topic: Topic, text: str) -> list[int]:
+    """How often each keyword of the topic occurs in ``text`` (at word starts)."""
+    return [len(pattern.findall(text)) for pattern in _patterns(topic.keywords)]
+
+
+@lru_cache(maxsize=256)
+def _patterns(keywords: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(rf"\b{re.escape(k)}") for k in keywords)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import PurePosixPath
 
 from ..latex import to_text
 from ..model import Paper
@@ -15,9 +14,8 @@ UNTITLED = "Untitled record"
 
 def paper_link(paper: Paper, here: str) -> Md:
     """A link to a paper page from the page at ``here`` (a docs-relative path)."""
-    target = PurePosixPath(f"{PAPERS}/{paper.slug}.md")
-    depth = len(PurePosixPath(here).parent.parts)
-    return Md(f"[{md_text(display_title(paper))}]({'../' * depth}{target})")
+    up = "../" * here.count("/")  # generated pages sit at most one folder deep
+    return Md(f"[{md_text(display_title(paper))}]({up}{PAPERS}/{paper.slug}.md)")
 
 
 def display_title(paper: Paper) -> str:

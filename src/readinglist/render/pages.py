@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from ..enrich.pipeline import Library, page_authors
+from ..enrich.pipeline import Author, Library, page_authors
 from ..model import Paper
 from .bibliography import BIBFILE, sanitized_bib
 from .environment import render
@@ -68,7 +68,7 @@ def topic_pages(library: Library) -> dict[str, str]:
 def author_pages(library: Library) -> dict[str, str]:
     by_key = library.by_key()
     pages = {}
-    for author in library.authors:
+    for author in (a for a in library.authors if a.id in library.author_pages):
         here = f"{AUTHORS}/{author.id}.md"
         papers = _newest_first([by_key[k] for k in author.papers])
         flagged = {f.key: f.evidence for f in author.flags}
@@ -93,7 +93,7 @@ def author_pages(library: Library) -> dict[str, str]:
             sections=sections,
         )
     ordered = sorted(library.authors, key=lambda a: (a.name.split()[-1].lower() if a.name.split() else "", a.name))
-    items = [Md(f"[{md_text(a.name)}]({a.id}.md) ({len(a.papers)})") for a in ordered]
+    items = [_author_item(a, library, by_key) for a in ordered]
     pages[f"{AUTHORS}/index.md"] = render(
         "listing.md.j2",
         orphan=False,
@@ -103,6 +103,13 @@ def author_pages(library: Library) -> dict[str, str]:
         sections=[{"heading": "", "items": items}],
     )
     return pages
+
+
+def _author_item(author: Author, library: Library, by_key: dict[str, Paper]) -> Md:
+    """An author with a page links to it; one without (a single paper) links to that paper."""
+    if author.id in library.author_pages:
+        return Md(f"[{md_text(author.name)}]({author.id}.md) ({len(author.papers)})")
+    return Md(f"{md_text(author.name)}: {paper_link(by_key[author.papers[0]], f'{AUTHORS}/index.md')}")
 
 
 def years_page(library: Library) -> str:

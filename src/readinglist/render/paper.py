@@ -28,11 +28,7 @@ def paper_page(paper: Paper, by_key: dict[str, Paper], note: Note | None, bibtex
         title=Md(title.md) if title.plain else UNTITLED,
         title_inferred=work.title_inferred,
         badges=_badges(paper),
-        authors=Md(
-            ", ".join(
-                f"[{md_text(n)}](../{AUTHORS}/{library.author_ids[n]}.md)" for n in page_authors(work) if clean(n)
-            )
-        ),
+        authors=Md(", ".join(_author(n, library) for n in page_authors(work) if clean(n))),
         et_al=work.et_al,
         year=str(work.year) if work.year else "unknown",
         source=_source(paper),
@@ -48,6 +44,12 @@ def paper_page(paper: Paper, by_key: dict[str, Paper], note: Note | None, bibtex
         cite=Md(f"This paper in the {{ref}}`bibliography <bibliography>`: {{cite:p}}`{paper.slug}`"),
         bibtex=fence(bibtex, "bibtex") if bibtex else "",
     )
+
+
+def _author(name: str, library: Library) -> str:
+    """The name, linked to its author page where the author has one."""
+    aid = library.author_ids[name]
+    return f"[{md_text(name)}](../{AUTHORS}/{aid}.md)" if aid in library.author_pages else md_text(name)
 
 
 def _badges(paper: Paper) -> Md:

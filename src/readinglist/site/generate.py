@@ -51,7 +51,13 @@ def build_library(config: Config) -> tuple[Library, dict[str, str], dict[str, No
     store = bibfile.load(config.bib_path)
     notes = load_notes(config.notes_path)
     works = [_with_note_title(w, notes.get(slug)) for w, slug in _slugged(store.works())]
-    library = enrich(works, load_taxonomy(config.taxonomy_path), config.related_top_k, config.related_min_score)
+    library = enrich(
+        works,
+        load_taxonomy(config.taxonomy_path),
+        config.related_top_k,
+        config.related_min_score,
+        config.author_pages,
+    )
     bibtex = {key: bibfile.format_entry(key, bibfile.public_entry(entry)) for key, entry in store.entries.items()}
     return library, bibtex, notes
 
