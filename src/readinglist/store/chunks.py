@@ -6,7 +6,9 @@ where each ``@type{key, ...}`` starts and ends, so the writer can replace one en
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 _ENTRY_START = re.compile(r"@\s*([A-Za-z]+)\s*([{(])")
@@ -22,6 +24,7 @@ class Chunk:
 
 def split_chunks(text: str) -> list[Chunk]:
     chunks: list[Chunk] = []
+    line_of = _line_counter(text)
     pos = 0
     for match in _ENTRY_START.finditer(text):
         if match.start() < pos:
@@ -30,27 +33,30 @@ def split_chunks(text: str) -> list[Chunk]:
         if end is None:
             break  # unbalanced: pybtex reports it with its line; keep the rest as text
         if match.start() > pos:
-            chunks.append(Chunk(text[pos : match.start()], None, _line(text, pos)))
+            chunks.append(Chunk(text[pos : match.start()], None, line_of(pos)))
         body = text[match.start() : end]
         key = None
         if match.group(1).lower() not in _NON_ENTRIES:
             # The key runs to the first comma, or to the closing brace of a field-less entry.
             key = re.split(r"[,\s]", body[match.end() - match.start() : -1].strip(), maxsplit=1)[0].strip()
-        chunks.append(Chunk(body, key, _line(text, match.start())))
+        chunks.append(Chunk(body, key, line_of(match.start())))
         pos = end
     if pos < len(text):
-        chunks.append(Chunk(text[pos:], None, _line(text, pos)))
+        chunks.append(Chunk(text[pos:], None, line_of(pos)))
     return chunks
+
+
+_DELIMITERS = {"{": re.compile(r"[{}]"), "(": re.compile(r"[{})]")}
 
 
 def _closing(text: str, start: int, opener: str) -> int | None:
     """Index just past the delimiter that closes an entry opened at ``start``."""
     closer = "}" if opener == "{" else ")"
     depth = 0
-    for i in range(start, len(text)):
-        ch = text[i]
+    for match in _DELIMITERS[opener].finditer(text, start):
+        ch = match.group(0)
         if depth == 0 and ch == closer:
-            return i + 1
+            return match.end()
         if ch == "{":
             depth += 1
         elif ch == "}":
@@ -60,8 +66,10 @@ def _closing(text: str, start: int, opener: str) -> int | None:
     return None
 
 
-def _line(text: str, pos: int) -> int:
-    return text.count("\n", 0, pos) + 1
+def _line_counter(text: str) -> Callable[[int], int]:
+    """Line number of an offset, by bisecting the newline offsets (linear in the file overall)."""
+    newlines = [m.start() for m in re.finditer("\n", text)]
+    return lambda pos: bisect.bisect_left(newlines, pos) + 1
 
 
 def unclosed_entry_line(text: str) -> int | None:
@@ -72,6 +80,6 @@ def unclosed_entry_line(text: str) -> int | None:
             continue
         end = _closing(text, match.end(), match.group(2))
         if end is None:
-            return _line(text, match.start())
+            return _line_counter(text)(match.start())
         pos = end
     return None

@@ -23,6 +23,8 @@ from . import bibfile
 from .identity import Matcher, Rules
 from .keys import base_key, unique_key
 
+SHOWN_MERGES = 50
+
 
 @dataclass(frozen=True)
 class ImportReport:
@@ -35,7 +37,10 @@ class ImportReport:
     def __str__(self) -> str:
         state = "refs.bib updated" if self.written else "refs.bib unchanged"
         lines = [f"{self.added} added, {self.merged} merged, {self.unchanged} unchanged ({state})"]
-        return "\n".join(lines + [f"  merged {m}" for m in self.merges])
+        lines += [f"  merged {m}" for m in self.merges[:SHOWN_MERGES]]
+        if len(self.merges) > SHOWN_MERGES:
+            lines.append(f"  ... and {len(self.merges) - SHOWN_MERGES} more merges (see the provenance fields)")
+        return "\n".join(lines)
 
 
 def run(sources: Iterable[Path], bib_path: Path, root: Path, rules: Rules | None = None) -> ImportReport:
