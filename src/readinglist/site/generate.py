@@ -14,6 +14,8 @@ from ..render.notes import Note, load_notes
 from ..render.pages import site_pages
 from ..store import bibfile
 from ..store.keys import slugs
+from ..writer import write_if_changed
+from .fingerprint import STAMP, inputs_fingerprint, is_current, stamp_text
 from .manifest import read_manifest, sync
 
 # Folders under docs/ that never hold a page of the "About" menu.
@@ -22,12 +24,14 @@ GENERATED_FOLDERS = frozenset({"papers", "topics", "authors", "notes"})
 
 @dataclass(frozen=True)
 class GenerateReport:
-    library: Library
+    library: Library | None  # None when the inputs had not changed and nothing was done
     written: int
     deleted: int
     orphan_notes: tuple[str, ...]
 
     def lines(self) -> list[str]:
+        if self.library is None:
+            return ["inputs unchanged since the last generate: 0 files written"]
         out = [f"{len(self.library.papers)} papers: {self.written} files written, {self.deleted} stale files removed"]
         for paper in self.library.papers:
             merged = [s for s in paper.work.sources if s.why]
@@ -87,11 +91,16 @@ def hand_written_pages(docs: Path) -> list[str]:
     return found
 
 
-def run(config: Config) -> GenerateReport:
+def run(config: Config, force: bool = False) -> GenerateReport:
+    """Bring docs/ up to date; with unchanged inputs, check a fingerprint and stop there."""
+    about = hand_written_pages(config.docs_path)
+    fingerprint = inputs_fingerprint(config, about)
+    if not force and is_current(config.docs_path, fingerprint):
+        return GenerateReport(None, 0, 0, ())
     library, bibtex, notes = build_library(config)
     site = {"title": config.title, "description": config.description}
-    pages = site_pages(library, notes, bibtex, site, hand_written_pages(config.docs_path))
-    written, deleted = sync(config.docs_path, pages)
+    written, deleted = sync(config.docs_path, site_pages(library, notes, bibtex, site, about))
+    write_if_changed(config.docs_path / STAMP, stamp_text(config.docs_path, fingerprint))
     slugs_in_use = {p.slug for p in library.papers}
     orphans = tuple(sorted(name for name in notes if name not in slugs_in_use and name.lower() != "readme"))
     return GenerateReport(library, written, deleted, orphans)

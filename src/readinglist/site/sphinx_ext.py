@@ -46,8 +46,14 @@ def _generate(app: Sphinx) -> None:
 
 def _write_records(app: Sphinx, exception: BaseException | None) -> None:
     report = _reports.get(app)
-    if exception is None and report is not None and app.builder.format == "html":
-        write_if_changed(Path(app.outdir) / "records.json", records_json(report.library))
+    if exception is not None or report is None or app.builder.format != "html":
+        return
+    target = Path(app.outdir) / "records.json"
+    library = report.library
+    if library is None and not target.exists():  # inputs unchanged, but a new output folder
+        library = generate.build_library(load_config(_root(app)))[0]
+    if library is not None:
+        write_if_changed(target, records_json(library))
 
 
 def _visit_math(self: HTML5Translator, node: nodes.Element) -> None:

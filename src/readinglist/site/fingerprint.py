@@ -1,0 +1,47 @@
+"""A fingerprint of everything the generated pages depend on, to skip a generate that would write nothing.
+
+Editing a note's body changes no generated page (pages include notes), so a no-op or
+note-only rebuild need not parse refs.bib or compute similarities at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from ..config import Config
+from ..render.notes import read_note
+from .manifest import MANIFEST, read_manifest
+
+STAMP = ".readinglist-inputs"
+PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def inputs_fingerprint(config: Config, hand_written: list[str]) -> str:
+    digest = hashlib.sha256()
+    for path in [config.root / "conf" / "readinglist.toml", config.bib_path, config.taxonomy_path]:
+        digest.update(path.read_bytes() if path.exists() else b"-")
+    for note in sorted(config.notes_path.glob("*.md")) if config.notes_path.is_dir() else []:
+        parsed = read_note(note)  # its front matter and whether it has a body show on the page
+        digest.update(f"{note.name}|{sorted(parsed.meta.items())!r}|{parsed.has_body}|{parsed.body_line}".encode())
+    digest.update("|".join(hand_written).encode())
+    for source in sorted(PACKAGE.rglob("*")):  # a new version of the tool may render differently
+        if source.suffix in {".py", ".j2", ".toml"}:
+            digest.update(source.read_bytes())
+    return digest.hexdigest()
+
+
+def stamp_text(docs: Path, fingerprint: str) -> str:
+    """The inputs' fingerprint and the manifest's own, so an edited manifest is noticed too."""
+    manifest = docs / MANIFEST
+    mark = hashlib.sha256(manifest.read_bytes()).hexdigest() if manifest.exists() else "-"
+    return f"{fingerprint} {mark}\n"
+
+
+def is_current(docs: Path, fingerprint: str) -> bool:
+    """True when the last generate saw these inputs and every file it wrote is still there."""
+    stamp = docs / STAMP
+    if not stamp.exists() or stamp.read_text(encoding="utf-8") != stamp_text(docs, fingerprint):
+        return False
+    owned = read_manifest(docs)
+    return bool(owned) and all((docs / rel).exists() for rel in owned)
