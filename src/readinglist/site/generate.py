@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -33,21 +34,35 @@ class GenerateReport:
         if self.library is None:
             return ["inputs unchanged since the last generate: 0 files written"]
         out = [f"{len(self.library.papers)} papers: {self.written} files written, {self.deleted} stale files removed"]
-        for paper in self.library.papers:
-            merged = [s for s in paper.work.sources if s.why]
-            if merged:
-                why = "; ".join(f"{s.render()}: {s.why}" for s in merged)
-                out.append(f"merged {len(paper.work.sources)} records into {paper.key} ({why})")
-        seen: set[str] = set()
-        for paper in self.library.papers:
-            if paper.versions and paper.key not in seen:
-                group = sorted({paper.key, *paper.versions})
-                seen.update(group)
-                out.append(f"linked versions of {paper.system}: {', '.join(group)}")
+        out += _capped("merged", list(self._merges(self.library)))
+        out += _capped("linked", list(self._versions(self.library)))
         out += [
             f"warning: docs/notes/{name}.md has no paper in refs.bib (kept, not deleted)" for name in self.orphan_notes
         ]
         return out
+
+    @staticmethod
+    def _merges(library: Library) -> Iterator[str]:
+        for paper in library.papers:
+            merged = [s for s in paper.work.sources if s.why]
+            if merged:
+                why = "; ".join(f"{s.render()}: {s.why}" for s in merged)
+                yield f"merged {len(paper.work.sources)} records into {paper.key} ({why})"
+
+    @staticmethod
+    def _versions(library: Library) -> Iterator[str]:
+        seen: set[str] = set()
+        for paper in library.papers:
+            if paper.versions and paper.key not in seen:
+                group = sorted({paper.key, *paper.versions})
+                seen.update(group)
+                yield f"linked versions of {paper.system}: {', '.join(group)}"
+
+
+def _capped(kind: str, lines: list[str], shown: int = 20) -> list[str]:
+    """At most ``shown`` lines of one kind; the paper pages show every merge and link."""
+    extra = [f"... and {len(lines) - shown} more {kind} (each shown on its paper's page)"] if len(lines) > shown else []
+    return lines[:shown] + extra
 
 
 def build_library(config: Config) -> tuple[Library, dict[str, str], dict[str, Note]]:
