@@ -18,7 +18,7 @@ from readinglist.store import bibfile
 
 MANIFEST = ".readinglist-manifest.json"
 STAMP = ".readinglist-inputs"  # the generator's fingerprint of its inputs
-HAND_WRITTEN = {"conf.py", "guide.md", "develop/architecture.md"}
+HAND_WRITTEN = {"conf.py", "guide.md"} | {f"develop/{p.name}" for p in (REPO / "docs" / "develop").glob("*.md")}
 DAPPLE = "DAPPLE: A Pipelined Data Parallel Approach for Training Large Models"
 
 

@@ -49,10 +49,10 @@ class BibFile:
         parts = [
             format_entry(c.key, replaced[c.key]).rstrip("\n") if c.key in replaced else c.text for c in self.chunks
         ]
-        text = "".join(parts)
-        for key, entry in added:
-            text = text.rstrip("\n") + ("\n\n" if text.strip() else "") + format_entry(key, entry)
-        return text if text.endswith("\n") else text + "\n"
+        text = "".join(parts).rstrip("\n")
+        new = [format_entry(key, entry) for key, entry in added]
+        text = "\n\n".join(([text] if text.strip() else []) + [entry.rstrip("\n") for entry in new])
+        return text + "\n"
 
 
 def load(path: Path) -> BibFile:

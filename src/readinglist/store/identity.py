@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -130,12 +130,15 @@ class Matcher:
         grams = shingles(work.abstract)
         if len(grams) < MIN_ABSTRACT_WORDS:
             return None
-        counts = Counter(key for gram in grams for key in self._by_shingle.get(gram, ()))
-        for key, shared in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-            if shared < NEAR_DUPLICATE * len(grams):
-                break  # overlap can only be lower from here on
-            overlap = shared / len(grams | self._shingles[key])
+        # Prefix filter: a work sharing 80% of these 3-grams shares one of the rarest 20% + 1,
+        # so only their postings are candidates (exact, and linear where common 3-grams abound).
+        rarest = sorted(grams, key=lambda g: len(self._by_shingle.get(g, ())))[
+            : int(len(grams) * (1 - NEAR_DUPLICATE)) + 1
+        ]
+        candidates = {key for gram in rarest for key in self._by_shingle.get(gram, ())}
+        scored = sorted((-len(grams & self._shingles[k]) / len(grams | self._shingles[k]), k) for k in candidates)
+        for negative, key in scored:
             kept_apart = any(self.rules.apart(work.sources[0], s) for s in self.works[key].sources)
-            if overlap >= NEAR_DUPLICATE and not kept_apart:
-                return self.works[key], f"near-identical abstract ({overlap:.0%} of word 3-grams shared)"
+            if -negative >= NEAR_DUPLICATE and not kept_apart:
+                return self.works[key], f"near-identical abstract ({-negative:.0%} of word 3-grams shared)"
         return None

@@ -95,12 +95,13 @@ def _name(work: Work) -> str:
     return work.key if not work.key.startswith("new:") else f"the new record from {work.sources[0].render()}"
 
 
-def _with_keys(works: list[Work], taken: set[str]) -> list[tuple[str, Entry]]:
+def _with_keys(works: list[Work], existing: set[str]) -> list[tuple[str, Entry]]:
     """Keys are chosen once a new work has all its merged fields, and never change after."""
     added = []
+    taken = {k.lower() for k in existing}
     for work in works:
         key = unique_key(base_key(_first_author(work), work.year, work.title), taken)
-        taken.add(key)
+        taken.add(key.lower())
         added.append((key, bibfile.work_to_entry(replace(work, key=key))))
     return added
 

@@ -36,9 +36,8 @@ def base_key(first_author: str, year: int | None, title: str) -> str:
     return key[:60]
 
 
-def unique_key(base: str, taken: set[str]) -> str:
-    """``base``, or ``base`` with the first free suffix b, c, ... (compared case-insensitively)."""
-    lowered = {k.lower() for k in taken}
+def unique_key(base: str, lowered: set[str]) -> str:
+    """``base``, or ``base`` with the first free suffix b, c, ...; ``lowered`` holds the taken keys in lower case."""
     if base.lower() not in lowered and base not in RESERVED:
         return base
     for suffix in "bcdefghijklmnopqrstuvwxyz":
