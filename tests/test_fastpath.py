@@ -9,6 +9,7 @@ from readinglist.latex import _converter, to_text
 from readinglist.render.latexmd import latex_to_md
 
 PIECES = ["\\%", "\\&", "\\#", "\\_", "\\$", "---", "--", "-", "~", "``", "''", "?`", "!`", "`", "'", " ", "x"]
+PIECES += ["{x}", "{}", "{--}"]  # groups: braces that only protect case
 # Stored text never holds control characters (dump_to_latex drops them), and bare & # _ ^ are
 # shown as they are on purpose where pylatexenc would drop or mangle them.
 plain = st.text(

@@ -31,6 +31,9 @@ class Corpus:
         return self._neighbours[i]
 
     def similarity(self, i: int, j: int) -> float:
+        for score, other in self._neighbours[i]:
+            if other == j:
+                return score
         return float(self.matrix[i].multiply(self.matrix[j]).sum())
 
     def shared_terms(self, i: int, j: int, n: int = 3) -> list[str]:

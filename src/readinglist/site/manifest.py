@@ -57,7 +57,7 @@ def sync(docs: Path, pages: dict[str, str]) -> tuple[int, int]:
             )
     write_manifest(docs, owned | set(pages))
     _remove_interrupted_writes(docs, owned | set(pages))
-    written = sum(write_if_changed(docs / rel, text) for rel, text in sorted(pages.items()))
+    written = sum(write_if_changed(docs / rel, text, durable=False) for rel, text in sorted(pages.items()))
     stale = sorted(owned - set(pages))
     for rel in stale:
         (docs / rel).unlink(missing_ok=True)
