@@ -67,16 +67,16 @@ def related_links(
         targets[a].append(j)
     out: dict[str, tuple[Link, ...]] = {}
     for i, work in enumerate(works):
-        linked = sorted(targets[i], key=lambda j: _order(reasons[(i, j)], works[j].key))
+        linked = sorted(targets[i], key=lambda j: _order(reasons[(i, j)], corpus.similarity(i, j), works[j].key))
         out[work.key] = tuple(Link(works[j].key, "; ".join(reasons[(i, j)])) for j in linked)
     return out
 
 
-def _order(reasons: list[str], key: str) -> tuple[int, float, str]:
-    """Versions first, then shared authors, then by descending similarity."""
+def _order(reasons: list[str], similarity: float, key: str) -> tuple[int, float, str]:
+    """Versions first, then shared authors, then similar content; most similar first, coarsely,
+    so that the small shifts a new paper causes in every weight do not reorder the lists."""
     kind = 0 if reasons[0].startswith("another version") else 1 if reasons[0].startswith("shared") else 2
-    score = next((float(m.group(1)) for r in reasons if (m := re.search(r"score (\d\.\d+)", r))), 0.0)
-    return kind, -score, key
+    return kind, -round(similarity, 1), key
 
 
 def _shared_authors(
@@ -121,7 +121,8 @@ def _similar_content(
                 have.add(j)
         pairs.update((min(i, j), max(i, j)) for j in chosen)
     for i, j in sorted(pairs):
-        score = corpus.similarity(i, j)
-        reason = f"similar content (score {score:.2f}; shared terms: {', '.join(corpus.shared_terms(i, j))})"
+        # No score in the text: a new paper shifts every TF-IDF weight, and printing the score
+        # would rewrite (and make Sphinx re-read) pages whose related papers did not change.
+        reason = f"similar content (shared terms: {', '.join(corpus.shared_terms(i, j))})"
         reasons[(i, j)].append(reason)
         reasons[(j, i)].append(reason)

@@ -109,13 +109,22 @@ class Matcher:
     def find(self, work: Work) -> tuple[Work, str] | None:
         """The indexed work ``work`` is one with, and why; None if it is new."""
         source = work.sources[0]
-        if (source.file, source.line) in self._by_source:
-            return self.works[self._by_source[(source.file, source.line)]], "same source record"
+        same_line = self.works.get(self._by_source.get((source.file, source.line), ""))
+        if same_line is not None and self.alike(work, same_line):
+            return same_line, "same source record"
+        # A record now on a line another record had (one inserted above it) is matched by content.
         for key, reason in (*self._forced(source), *identity_keys(work).items()):
             match = self.works.get(self._by_key.get(key, key))
             if match is not None and not any(self.rules.apart(source, s) for s in match.sources):
                 return match, reason
         return self._near_duplicate(work)
+
+    def alike(self, work: Work, other: Work) -> bool:
+        """The two share an identity key or a near-identical abstract."""
+        if set(identity_keys(work)) & set(identity_keys(other)):
+            return True
+        grams, known = shingles(work.abstract), self._shingles.get(other.key, set())
+        return bool(grams) and len(grams & known) / len(grams | known) >= NEAR_DUPLICATE
 
     def _forced(self, source: SourceRef) -> list[tuple[str, str]]:
         if not self.rules.same:

@@ -16,7 +16,7 @@ from pybtex.database import Entry, Person
 
 from ..enrich.titles import working_title
 from ..latex import dump_to_latex, protect_title, to_text
-from ..model import RawRecord, Work
+from ..model import RawRecord, SourceRef, Work
 from ..sources import read_dump
 from ..writer import write_if_changed
 from . import bibfile
@@ -60,21 +60,43 @@ def _merge_all(records: list[RawRecord], matcher: Matcher) -> tuple[dict[str, in
     """Fold every record into the matcher's works; count what each record did."""
     counts = {"added": 0, "merged": 0, "unchanged": 0}
     merges: list[str] = []
-    for record in records:
-        incoming = _to_work(record)
-        found = matcher.find(incoming)
+    incoming = [_to_work(record) for record in records]
+    by_line = {(w.sources[0].file, w.sources[0].line): w for w in incoming}
+    for record, work in zip(records, incoming, strict=True):
+        found = matcher.find(work)
         if found is None:
-            matcher.add(replace(incoming, key=f"new:{counts['added']}"))
+            matcher.add(replace(work, key=f"new:{counts['added']}"))
             counts["added"] += 1
             continue
         match, why = found
-        merged = merge(match, replace(incoming, sources=(replace(record.source, why=why),)))
-        outcome = "unchanged" if merged == match else "merged"
+        base = _moved(match, record.source, by_line, matcher)
+        merged = merge(base, replace(work, sources=(replace(record.source, why=why),)))
+        outcome = "unchanged" if merged == base else "merged"
         counts[outcome] += 1
         if outcome == "merged":
             merges.append(f"{record.source.render()} into {_name(match)} ({why})")
+        if merged != match:
             matcher.add(merged)
     return counts, merges
+
+
+def _moved(work: Work, source: SourceRef, by_line: dict[tuple[str, int], Work], matcher: Matcher) -> Work:
+    """``work`` with its line in ``source``'s file moved to ``source``'s, if its old line is stale.
+
+    A dump that gains a record above others shifts their lines. An old line is stale when this
+    import finds no record of the same work on it; then the work's record has moved.
+    """
+    if source in work.sources:
+        return work
+    for old in work.sources:
+        if old.file == source.file and not _holds(by_line.get((old.file, old.line)), work, matcher):
+            moved = replace(old, line=source.line)
+            return replace(work, sources=tuple(moved if s == old else s for s in work.sources))
+    return work
+
+
+def _holds(record: Work | None, work: Work, matcher: Matcher) -> bool:
+    return record is not None and matcher.alike(record, work)
 
 
 def _write(store: bibfile.BibFile, stored: dict[str, Work], matcher: Matcher) -> bool:
