@@ -1,4 +1,4 @@
-"""Sessions: docs (build the site), serve (live preview), tests, lint."""
+"""Sessions: docs (build the site), serve (live preview), tests, lint, bench (performance)."""
 
 from __future__ import annotations
 
@@ -39,6 +39,15 @@ def tests(session: nox.Session) -> None:
 def lint(session: nox.Session) -> None:
     """ruff (lint and format check) and mypy (strict)."""
     session.install("-e", ".[lint]", "types-PyYAML")
-    session.run("ruff", "check", "src", "tests", "noxfile.py")
-    session.run("ruff", "format", "--check", "src", "tests", "noxfile.py")
+    session.run("ruff", "check", "src", "tests", "benchmarks", "noxfile.py")
+    session.run("ruff", "format", "--check", "src", "tests", "benchmarks", "noxfile.py")
     session.run("mypy")
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Benchmark on a synthetic list: ``nox -s bench -- --n 1000`` (options: benchmarks/bench.py --help)."""
+    session.install("-e", ".", "pagefind[bin]")  # the wheel ships Pagefind's binary: no download at run time
+    if "--browser" in session.posargs:
+        session.install("playwright")  # drives the system's Chromium; no browser download
+    session.run("python", "benchmarks/bench.py", *session.posargs)

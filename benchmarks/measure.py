@@ -1,0 +1,116 @@
+"""Running one step in a subprocess: wall time, peak memory, and what it changed on disk.
+
+Peak memory is reported two ways. ``ru_maxrss`` from wait4 is exact but is the largest
+single process (the step or one of its reaped children); ``sphinx-build -j N`` forks
+workers, so the process tree's total is sampled from /proc as well (PSS, so pages
+shared after fork are not counted twice).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+SAMPLE_EVERY = 0.2  # seconds between /proc samples of the process tree
+
+
+@dataclass
+class Step:
+    name: str
+    seconds: float
+    peak_rss_mb: float  # largest single process (exact)
+    tree_pss_mb: float  # whole process tree (sampled)
+    returncode: int
+    output: str
+
+
+def run(name: str, cmd: list[str], cwd: Path, log: Path | None = None) -> Step:
+    """Run ``cmd`` to completion; its stdout and stderr go to ``log`` and into the Step."""
+    out = log or cwd / f".bench-{name}.log"
+    with open(out, "w", encoding="utf-8") as sink:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=sink, stderr=subprocess.STDOUT)
+        sampler = TreeSampler(proc.pid)
+        sampler.start()
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, so Popen must not wait
+        sampler.stop()
+    text = out.read_text(encoding="utf-8", errors="replace")
+    return Step(name, seconds, usage.ru_maxrss / 1024, sampler.peak_kb / 1024, proc.returncode, text)
+
+
+class TreeSampler(threading.Thread):
+    """Polls the summed PSS of a process and all its descendants; keeps the maximum."""
+
+    def __init__(self, pid: int) -> None:
+        super().__init__(daemon=True)
+        self.pid, self.peak_kb, self._done = pid, 0, threading.Event()
+
+    def run(self) -> None:
+        while not self._done.is_set():
+            self.peak_kb = max(self.peak_kb, sum(_pss_kb(p) for p in _tree(self.pid)))
+            self._done.wait(SAMPLE_EVERY)
+
+    def stop(self) -> None:
+        self._done.set()
+        self.join()
+
+
+def _tree(pid: int) -> list[int]:
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        for task in _listdir(f"/proc/{p}/task"):
+            todo += [int(c) for c in _read(f"/proc/{p}/task/{task}/children").split()]
+    return out
+
+
+def _pss_kb(pid: int) -> int:
+    for line in _read(f"/proc/{pid}/smaps_rollup").splitlines():
+        if line.startswith("Pss:"):
+            return int(line.split()[1])
+    return 0
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="ascii") as f:
+            return f.read()
+    except OSError:  # the process ended between listing and reading
+        return ""
+
+
+def _listdir(path: str) -> list[str]:
+    try:
+        return os.listdir(path)
+    except OSError:
+        return []
+
+
+def snapshot(folder: Path, pattern: str) -> dict[str, int]:
+    """mtime (ns) of every file matching ``pattern`` below ``folder``."""
+    return {str(p): p.stat().st_mtime_ns for p in folder.rglob(pattern)} if folder.exists() else {}
+
+
+def changed(before: dict[str, int], after: dict[str, int]) -> int:
+    """Files new or rewritten since ``before`` (Sphinx writes a doctree for every document it reads)."""
+    return sum(1 for path, mtime in after.items() if before.get(path) != mtime)
+
+
+def size(path: Path) -> int:
+    """Apparent size in bytes of a file, or of every file below a folder."""
+    if path.is_file():
+        return path.stat().st_size
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) if path.exists() else 0
+
+
+def disk_usage(path: Path) -> int:
+    """Bytes on disk, as ``du -s`` counts them (block-rounded)."""
+    out = subprocess.run(["du", "-sk", str(path)], capture_output=True, text=True, check=True).stdout
+    return int(out.split()[0]) * 1024

@@ -1,0 +1,63 @@
+"""The benchmark's project folder: dumps, this repository's conf/ and docs/ skeleton, notes."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from synthetic import Corpus, extra_listing_record, slug, write_dumps
+
+REPO = Path(__file__).resolve().parent.parent
+# Hand-written pages copied from this repository, so the site has its real shape.
+COPIED = ("conf/topics.toml", "docs/conf.py", "docs/guide.md", "docs/develop/architecture.md")
+SETTINGS = """[site]
+title = "Synthetic reading list ({n} works)"
+description = "A generated reading list for benchmarking readinglist."
+sources = ["conf/sources/*.txt"]
+"""
+NOTE = """---
+status: read
+tags: [benchmark, synthetic]
+---
+A note on this paper, written by hand. It has a list:
+
+- what the paper does well;
+- what to try next.
+"""
+
+
+def write_project(root: Path, corpus: Corpus) -> list[Path]:
+    """Lay out a project at ``root`` (dumps, settings, copied pages); return the dumps."""
+    for rel in COPIED:
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(REPO / rel, root / rel)
+    (root / "conf" / "readinglist.toml").write_text(SETTINGS.format(n=len(corpus.works)), encoding="utf-8")
+    return write_dumps(corpus, root / "conf" / "sources")
+
+
+def write_notes(root: Path, count: int = 5) -> list[Path]:
+    """Notes for ``count`` papers spread over the list (needs refs.bib: notes are named by key)."""
+    from readinglist.store import bibfile
+    from readinglist.store.keys import slugs
+
+    keys = sorted(bibfile.load(root / "refs.bib").entries)
+    names = slugs(keys)
+    folder = root / "docs" / "notes"
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = [folder / f"{names[keys[i * len(keys) // count]]}.md" for i in range(count)]
+    for path in paths:
+        path.write_text(NOTE, encoding="utf-8")
+    return paths
+
+
+def edit_note(path: Path) -> None:
+    with open(path, "a", encoding="utf-8") as f:
+        f.write("\nA second thought, added later: compare with the previous version.\n")
+
+
+def add_paper(root: Path, corpus: Corpus) -> Path:
+    """Append one record to the first profile's listing (at the end, so no other line moves)."""
+    dump = root / "conf" / "sources" / f"{slug(corpus.owners[0])}-arxiv.txt"
+    with open(dump, "a", encoding="utf-8") as f:
+        f.write(extra_listing_record(corpus))
+    return dump
