@@ -39,6 +39,10 @@ smartquotes = False
 bibtex_bibfiles = ["bibliography.bib"]
 bibtex_default_style = "plain"
 bibtex_reference_style = "label"
+# Paper pages link to their entry as bibliography.html#cite-<page name>. No hover tooltips: they
+# would format every entry a second time on every build.
+bibtex_cite_id = "cite-{key}"
+bibtex_tooltips = False
 
 html_theme = "furo"
 html_static_path: list[str] = []

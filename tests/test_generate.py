@@ -92,7 +92,7 @@ def test_paper_page_shows_the_record(site: Config) -> None:
     key = _dapple_key(site)
     page = (site.docs_path / "papers" / f"{key}.md").read_text(encoding="utf-8")
     assert "# DAPPLE\\: A Pipelined Data Parallel Approach for Training Large Models" in page
-    assert f"{{cite:p}}`{key}`" in page
+    assert f"(rl:bibliography#cite-{key})" in page
     assert "cs.DC" in page
 
 

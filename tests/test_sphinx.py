@@ -142,12 +142,13 @@ def test_paper_page(built) -> None:
     assert main.find("h1").words().startswith("Fast Pipelines for Training Large Models")
 
     authors = next(p for p in main.find_all("p") if p.words().startswith("Authors:"))
-    links = {a.words(): resolve(page, a.attrs["href"])[0] for a in authors.find_all("a")}
+    links = {a.words(): resolve(page, a.attrs["href"]) for a in authors.find_all("a")}
     assert set(links) == {"Jane Smith", "John Doe"} == set(work.authors)
-    for name, target in links.items():
+    for name, (target, anchor) in links.items():
         assert target.parent == outdir / "authors" and target.is_file()
-        assert name in main_content(target).find("h1").words()
-        assert "Fast Pipelines for Training Large Models" in main_content(target).words()
+        heading = main_content(target).find(id=anchor).parent  # the author's section on the initial's page
+        assert heading.tag == "h2" and heading.words().startswith(name)
+        assert "Fast Pipelines for Training Large Models" in heading.parent.words()
 
     abstract = main.find("section", id="abstract")
     assert abstract.find("p").words() == " ".join(to_text(work.abstract).split())

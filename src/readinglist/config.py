@@ -25,7 +25,6 @@ class Config:
     identity: str = "conf/identity.toml"
     related_top_k: int = 5
     related_min_score: float = 0.1
-    author_pages: str = "all"  # "all", or "shared": only authors of two or more papers get a page
     base_url: str = ""
 
     @property
@@ -52,9 +51,6 @@ class Config:
         return sorted(p for pattern in self.sources for p in self.root.glob(pattern))
 
 
-AUTHOR_PAGES = ("all", "shared")
-
-
 def load_config(root: Path) -> Config:
     path = root / CONFIG_FILE
     if not path.exists():
@@ -63,10 +59,7 @@ def load_config(root: Path) -> Config:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise ReadingListError(f"invalid TOML: {exc}", path, getattr(exc, "lineno", None)) from None
-    config = Config(root=root, **_validated(data.get("site", {}), path))
-    if config.author_pages not in AUTHOR_PAGES:
-        raise ReadingListError(f"[site].author_pages must be one of {', '.join(AUTHOR_PAGES)}", path)
-    return config
+    return Config(root=root, **_validated(data.get("site", {}), path))
 
 
 def _validated(data: dict[str, Any], path: Path) -> dict[str, Any]:

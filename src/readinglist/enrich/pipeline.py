@@ -31,7 +31,6 @@ class Library:
     topics: tuple[Topic, ...]
     authors: tuple[Author, ...]
     author_ids: dict[str, str]  # every name as written -> its person's id
-    author_pages: frozenset[str] = frozenset()  # ids of the authors who get a page
 
     def by_key(self) -> dict[str, Paper]:
         return {p.key: p for p in self.papers}
@@ -48,11 +47,7 @@ def plain_text(work: Work) -> str:
     return f"{to_text(work.title)}. {to_text(work.abstract)}"
 
 
-def enrich(
-    works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_score: float = 0.1, author_pages: str = "all"
-) -> Library:
-    """``author_pages``: "all" gives every author a page; "shared", only authors of two or more
-    papers and profile owners (at thousands of papers, single-paper author pages dominate the build)."""
+def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_score: float = 0.1) -> Library:
     works = sorted(works, key=lambda w: w.key)
     texts = [plain_text(w) for w in works]
     corpus = build_corpus(texts)
@@ -81,12 +76,7 @@ def enrich(
                 related=related.get(work.key, ()),
             )
         )
-    authors = _authors(works, papers, ids, corpus)
-    owners = {ids[s.owner] for w in works for s in w.sources if s.owner}
-    with_pages = frozenset(
-        a.id for a in authors if author_pages == "all" or len(a.papers) >= 2 or a.id in owners or a.flags
-    )
-    return Library(tuple(papers), topics, authors, ids, with_pages)
+    return Library(tuple(papers), topics, _authors(works, papers, ids, corpus), ids)
 
 
 def _authors(works: list[Work], papers: list[Paper], ids: dict[str, str], corpus: Corpus) -> tuple[Author, ...]:

@@ -10,12 +10,30 @@ from .escape import Md, clean, md_text
 
 PAPERS, TOPICS, AUTHORS = "papers", "topics", "authors"
 UNTITLED = "Untitled record"
+# Generated pages link with ``rl:docname#anchor`` URLs. MyST passes a known URL scheme through
+# as a plain reference, and the Sphinx extension rewrites it to a relative URI: no cross-reference
+# to resolve, no label per page (Sphinx scans every label for every document it reads).
+SCHEME = "rl"
 
 
-def paper_link(paper: Paper, here: str) -> Md:
-    """A link to a paper page from the page at ``here`` (a docs-relative path)."""
-    up = "../" * here.count("/")  # generated pages sit at most one folder deep
-    return Md(f"[{md_text(display_title(paper))}]({up}{PAPERS}/{paper.slug}.md)")
+def url(docname: str, anchor: str = "") -> str:
+    return f"{SCHEME}:{docname}" + (f"#{anchor}" if anchor else "")
+
+
+def target(uri: str) -> tuple[str, str] | None:
+    """(docname, anchor) of an ``rl:`` URL; None for any other URL."""
+    if not uri.startswith(f"{SCHEME}:"):
+        return None
+    doc, _, anchor = uri[len(SCHEME) + 1 :].partition("#")
+    return doc, anchor
+
+
+def paper_url(paper: Paper) -> str:
+    return url(f"{PAPERS}/{paper.slug}")
+
+
+def paper_link(paper: Paper) -> Md:
+    return Md(f"[{md_text(display_title(paper))}]({paper_url(paper)})")
 
 
 def display_title(paper: Paper) -> str:

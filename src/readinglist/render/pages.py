@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from ..enrich.pipeline import Author, Library, page_authors
+from ..enrich.pipeline import Library, page_authors
 from ..model import Paper
+from .authors import author_pages, author_urls
 from .bibliography import BIBFILE, sanitized_bib
 from .environment import render
-from .escape import Md, md_text
-from .links import AUTHORS, PAPERS, TOPICS, display_title, one_line, paper_link, plural
+from .escape import Md
+from .links import PAPERS, TOPICS, display_title, one_line, paper_link, paper_url, plural, url
 from .notes import Note
 from .paper import paper_page
 
@@ -20,8 +21,9 @@ def site_pages(
 ) -> dict[str, str]:
     """``about`` are the hand-written pages (docnames) the landing page's "About" menu lists."""
     by_key = library.by_key()
+    authors = author_urls(library)
     pages = {
-        f"{PAPERS}/{p.slug}.md": paper_page(p, by_key, notes.get(p.slug), bibtex.get(p.key, ""), library)
+        f"{PAPERS}/{p.slug}.md": paper_page(p, by_key, notes.get(p.slug), bibtex.get(p.key, ""), library, authors)
         for p in library.papers
     }
     pages.update(topic_pages(library))
@@ -38,7 +40,7 @@ def card(paper: Paper) -> dict[str, Any]:
     authors = page_authors(work)
     meta = ", ".join(authors[:3]) + (" et al." if len(authors) > 3 or work.et_al else "")
     return {
-        "label": Md(f"paper-{paper.slug}"),
+        "link": Md(paper_url(paper)),
         "title": display_title(paper),
         "meta": f"{work.year or 'Year unknown'} · {meta}",
         "summary": one_line(paper.tldr),
@@ -65,53 +67,6 @@ def topic_pages(library: Library) -> dict[str, str]:
     return pages
 
 
-def author_pages(library: Library) -> dict[str, str]:
-    by_key = library.by_key()
-    pages = {}
-    for author in (a for a in library.authors if a.id in library.author_pages):
-        here = f"{AUTHORS}/{author.id}.md"
-        papers = _newest_first([by_key[k] for k in author.papers])
-        flagged = {f.key: f.evidence for f in author.flags}
-        items = [Md(f"{paper_link(p, here)} ({p.work.year or 'year unknown'})") for p in papers if p.key not in flagged]
-        sections = [{"heading": "", "items": items}]
-        intro = f"{plural(len(papers), 'paper')} in this list."
-        if flagged:
-            intro += (
-                f" This is an aggregator's profile, and {plural(len(flagged), 'paper')} in it look like the work of"
-                " a different person with the same name. They are kept, and listed apart below with the evidence."
-            )
-            flagged_items = [
-                Md(f"{paper_link(by_key[k], here)} — {md_text(why)}") for k, why in sorted(flagged.items())
-            ]
-            sections.append({"heading": "Possibly a different person with the same name", "items": flagged_items})
-        pages[here] = render(
-            "listing.md.j2",
-            orphan=True,
-            label=Md(f"author-{author.id}"),
-            title=author.name,
-            intro=intro,
-            sections=sections,
-        )
-    ordered = sorted(library.authors, key=lambda a: (a.name.split()[-1].lower() if a.name.split() else "", a.name))
-    items = [_author_item(a, library, by_key) for a in ordered]
-    pages[f"{AUTHORS}/index.md"] = render(
-        "listing.md.j2",
-        orphan=False,
-        label=Md("authors-index"),
-        title="Authors",
-        intro=f"{len(ordered)} authors, by last name, with their number of papers in this list.",
-        sections=[{"heading": "", "items": items}],
-    )
-    return pages
-
-
-def _author_item(author: Author, library: Library, by_key: dict[str, Paper]) -> Md:
-    """An author with a page links to it; one without (a single paper) links to that paper."""
-    if author.id in library.author_pages:
-        return Md(f"[{md_text(author.name)}]({author.id}.md) ({len(author.papers)})")
-    return Md(f"{md_text(author.name)}: {paper_link(by_key[author.papers[0]], f'{AUTHORS}/index.md')}")
-
-
 def years_page(library: Library) -> str:
     groups: dict[int | None, list[Paper]] = defaultdict(list)
     for paper in library.papers:
@@ -120,7 +75,7 @@ def years_page(library: Library) -> str:
     sections = [
         {
             "heading": str(year) if year else "Year unknown",
-            "items": [paper_link(p, "years.md") for p in sorted(groups[year], key=lambda p: p.key)],
+            "items": [paper_link(p) for p in sorted(groups[year], key=lambda p: p.key)],
         }
         for year in order
     ]
@@ -144,7 +99,7 @@ def index_page(library: Library, site: dict[str, str], site_about: list[str]) ->
         cards.append(
             {
                 "title": topic.title,
-                "label": Md(f"topic-{topic.id}"),
+                "link": Md(url(f"{TOPICS}/{topic.id}")),
                 "summary": topic.description,
                 "meta": plural(n, "paper"),
             }

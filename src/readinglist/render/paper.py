@@ -10,46 +10,46 @@ from ..model import Link, Paper
 from .environment import render
 from .escape import Md, clean, fence, md_text, safe_token
 from .latexmd import latex_to_md
-from .links import AUTHORS, PAPERS, TOPICS, UNTITLED, display_title, json_string, one_line, paper_link
+from .links import TOPICS, UNTITLED, display_title, json_string, one_line, paper_link, url
 from .notes import Note
 
 
-def paper_page(paper: Paper, by_key: dict[str, Paper], note: Note | None, bibtex: str, library: Library) -> str:
+def paper_page(
+    paper: Paper, by_key: dict[str, Paper], note: Note | None, bibtex: str, library: Library, authors: dict[str, str]
+) -> str:
+    """``authors``: author id -> URL of the author's section."""
     work = paper.work
-    here = f"{PAPERS}/{paper.slug}.md"
     topics = {t.id: t for t in library.topics}
     title = latex_to_md(work.title, "title")
     abstract = latex_to_md(work.abstract, "abstract")
     footnotes = title.footnotes + abstract.footnotes
     return render(
         "paper.md.j2",
-        label=Md(f"paper-{paper.slug}"),
         meta_description=json_string(one_line(paper.tldr, 40) or display_title(paper)),
         title=Md(title.md) if title.plain else UNTITLED,
         title_inferred=work.title_inferred,
         badges=_badges(paper),
-        authors=Md(", ".join(_author(n, library) for n in page_authors(work) if clean(n))),
+        authors=Md(", ".join(_author(n, library, authors) for n in page_authors(work) if clean(n))),
         et_al=work.et_al,
         year=str(work.year) if work.year else "unknown",
         source=_source(paper),
-        topics=Md(", ".join(f"[{md_text(topics[t].title)}](../{TOPICS}/{t}.md)" for t in paper.topics)),
+        topics=Md(", ".join(f"[{md_text(topics[t].title)}]({url(f'{TOPICS}/{t}')})" for t in paper.topics)),
         tldr=paper.tldr,
         key_results=list(paper.key_results),
         abstract=Md(abstract.md) if abstract.md else "The source gives no abstract.",
         footnotes=[Md(f"[^{label}]: {text}") for label, text in footnotes],
         notes=_notes(paper, note),
         system=paper.system,
-        versions=[_link(by_key[k], here, "") for k in paper.versions if k in by_key],
-        related=[_link(by_key[link.key], here, link.reason) for link in _non_version(paper) if link.key in by_key],
-        cite=Md(f"This paper in the {{ref}}`bibliography <bibliography>`: {{cite:p}}`{paper.slug}`"),
+        versions=[_link(by_key[k], "") for k in paper.versions if k in by_key],
+        related=[_link(by_key[link.key], link.reason) for link in _non_version(paper) if link.key in by_key],
+        # A link, not {cite:p}: sphinxcontrib-bibtex resolves each citation by scanning all of them.
+        cite=Md(f"This paper's entry in the [bibliography]({url('bibliography', f'cite-{paper.slug}')})."),
         bibtex=fence(bibtex, "bibtex") if bibtex else "",
     )
 
 
-def _author(name: str, library: Library) -> str:
-    """The name, linked to its author page where the author has one."""
-    aid = library.author_ids[name]
-    return f"[{md_text(name)}](../{AUTHORS}/{aid}.md)" if aid in library.author_pages else md_text(name)
+def _author(name: str, library: Library, authors: dict[str, str]) -> str:
+    return f"[{md_text(name)}]({authors[library.author_ids[name]]})"
 
 
 def _badges(paper: Paper) -> Md:
@@ -93,6 +93,6 @@ def _non_version(paper: Paper) -> list[Link]:
     return [link for link in paper.related if link.key not in paper.versions]
 
 
-def _link(other: Paper, here: str, reason: str) -> Md:
+def _link(other: Paper, reason: str) -> Md:
     year = f" ({other.work.year})" if other.work.year else ""
-    return Md(f"{paper_link(other, here)}{year}" + (f" — {md_text(reason)}" if reason else ""))
+    return Md(f"{paper_link(other)}{year}" + (f" — {md_text(reason)}" if reason else ""))

@@ -10,7 +10,8 @@ SPHINX_FLAGS = ("-b", "html", "-n", "-W", "--keep-going", "-q")
 
 
 def sphinx_args(config: Config, out: Path, jobs: str = "1") -> list[str]:
-    return [*SPHINX_FLAGS, "-j", jobs, str(config.docs_path), str(out)]
+    """The caller has generated the pages: the extension need not check its inputs again."""
+    return [*SPHINX_FLAGS, "-D", "readinglist_generate=0", "-j", jobs, str(config.docs_path), str(out)]
 
 
 def run(config: Config, out: Path, jobs: str = "1") -> int:

@@ -18,6 +18,7 @@ from ..store.keys import slugs
 from ..writer import write_if_changed
 from .fingerprint import STAMP, inputs_fingerprint, is_current, stamp_text
 from .manifest import read_manifest, sync
+from .records import RECORDS, records_json
 
 # Folders under docs/ that never hold a page of the "About" menu.
 GENERATED_FOLDERS = frozenset({"papers", "topics", "authors", "notes"})
@@ -75,7 +76,6 @@ def build_library(config: Config) -> tuple[Library, dict[str, str], dict[str, No
         load_taxonomy(config.taxonomy_path),
         config.related_top_k,
         config.related_min_score,
-        config.author_pages,
     )
     bibtex = {key: bibfile.format_entry(key, bibfile.public_entry(entry)) for key, entry in store.entries.items()}
     return library, bibtex, notes
@@ -114,7 +114,9 @@ def run(config: Config, force: bool = False) -> GenerateReport:
         return GenerateReport(None, 0, 0, ())
     library, bibtex, notes = build_library(config)
     site = {"title": config.title, "description": config.description}
-    written, deleted = sync(config.docs_path, site_pages(library, notes, bibtex, site, about))
+    pages = site_pages(library, notes, bibtex, site, about)
+    pages[RECORDS] = records_json(library)  # copied to the site root by the Sphinx extension
+    written, deleted = sync(config.docs_path, pages)
     write_if_changed(config.docs_path / STAMP, stamp_text(config.docs_path, fingerprint))
     slugs_in_use = {p.slug for p in library.papers}
     orphans = tuple(sorted(name for name in notes if name not in slugs_in_use and name.lower() != "readme"))

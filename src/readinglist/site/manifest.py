@@ -41,7 +41,7 @@ def is_owned_path(rel: str) -> bool:
         and ".." not in path.parts
         and bool(path.parts)
         and path.parts[0] not in PROTECTED
-        and path.suffix in (".md", ".bib")
+        and path.suffix in (".md", ".bib", ".json")
     )
 
 

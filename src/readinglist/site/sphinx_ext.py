@@ -2,14 +2,14 @@
 
 ``setup()`` only registers. When a build starts, the generator brings docs/ up to date
 (so a plain ``sphinx-build docs OUT``, as Read the Docs runs it, builds the whole list);
-when an HTML build ends, ``records.json`` is written at the site root.
+when an HTML build ends, ``records.json`` is copied to the site root. Generated pages link
+to each other with ``rl:`` URLs, resolved here (see ``links``).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
-from weakref import WeakKeyDictionary
 
 import pybtex.plugin
 from docutils import nodes
@@ -21,13 +21,13 @@ from sphinx.writers.html5 import HTML5Translator
 from .. import __version__
 from ..config import load_config
 from ..errors import ReadingListError
+from ..render import links
 from ..render.mathml import fallback, to_mathml
 from ..writer import write_if_changed
 from . import generate
-from .records import records_json
+from .records import RECORDS
 
 logger = logging.getLogger(__name__)
-_reports: WeakKeyDictionary[Sphinx, generate.GenerateReport] = WeakKeyDictionary()
 
 
 def _root(app: Sphinx) -> Path:
@@ -35,25 +35,48 @@ def _root(app: Sphinx) -> Path:
 
 
 def _generate(app: Sphinx) -> None:
+    if not app.config.readinglist_generate:  # ``readinglist build`` has just generated
+        return
     try:
         report = generate.run(load_config(_root(app)))
     except ReadingListError as exc:
         raise ExtensionError(str(exc)) from None
     for line in report.lines():
         logger.info("[readinglist] %s", line)
-    _reports[app] = report
 
 
-def _write_records(app: Sphinx, exception: BaseException | None) -> None:
-    report = _reports.get(app)
-    if exception is not None or report is None or app.builder.format != "html":
-        return
-    target = Path(app.outdir) / "records.json"
-    library = report.library
-    if library is None and not target.exists():  # inputs unchanged, but a new output folder
-        library = generate.build_library(load_config(_root(app)))[0]
-    if library is not None:
-        write_if_changed(target, records_json(library))
+def _copy_records(app: Sphinx, exception: BaseException | None) -> None:
+    source = Path(app.srcdir) / RECORDS
+    if exception is None and app.builder.format == "html" and source.is_file():
+        write_if_changed(Path(app.outdir) / RECORDS, source.read_text(encoding="utf-8"))
+
+
+def _myst_settings(app: Sphinx, config: Any) -> None:
+    """The MyST syntax generated pages rely on, whatever conf.py enables."""
+    extensions = list(config.myst_enable_extensions)
+    config.myst_enable_extensions = extensions + ["attrs_inline"] * ("attrs_inline" not in extensions)
+    schemes = config.myst_url_schemes
+    if isinstance(schemes, dict):
+        config.myst_url_schemes = {**schemes, links.SCHEME: None}
+    elif links.SCHEME not in schemes:
+        config.myst_url_schemes = [*schemes, links.SCHEME]
+
+
+def _resolve_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    for node in list(doctree.findall(nodes.reference)):
+        target = links.target(node.get("refuri", ""))
+        if target is None:
+            continue
+        doc, anchor = target
+        if doc not in app.env.all_docs:
+            logger.warning("link to a page that does not exist: %s", doc, location=node, type="readinglist")
+            node.replace_self(nodes.inline("", "", *node.children))
+            continue
+        if node.astext() == node["refuri"]:  # a card's hidden link text: name the page instead
+            node.clear()
+            node += nodes.Text(app.env.titles[doc].astext())
+        node["refuri"] = app.builder.get_relative_uri(docname, doc) + (f"#{nodes.make_id(anchor)}" if anchor else "")
+        node["internal"] = True
 
 
 def _visit_math(self: HTML5Translator, node: nodes.Element) -> None:
@@ -88,10 +111,13 @@ def _register_pybtex_plugins() -> None:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("readinglist_root", "..", "env", types=[str])
+    app.add_config_value("readinglist_generate", True, "", types=[bool])
     _register_pybtex_plugins()
+    app.connect("config-inited", _myst_settings)
     # Before sphinxcontrib-bibtex (priority 500) reads the bibliography the generator writes.
     app.connect("builder-inited", _generate, priority=100)
-    app.connect("build-finished", _write_records)
+    app.connect("doctree-resolved", _resolve_links)
+    app.connect("build-finished", _copy_records)
     # Math rendered to MathML at build time: offline, no JavaScript (html_math_renderer = "mathml").
     app.add_html_math_renderer("mathml", (_visit_math, None), (_visit_math_block, None))
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -28,6 +28,8 @@ smartquotes = False
 bibtex_bibfiles = ["refs.bib"]
 bibtex_default_style = "plain"
 bibtex_reference_style = "label"
+bibtex_cite_id = "cite-{key}"
+bibtex_tooltips = False
 
 html_theme = "furo"
 html_static_path: list[str] = []
