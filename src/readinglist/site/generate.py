@@ -17,8 +17,8 @@ from ..store import bibfile
 from ..store.keys import slugs
 from ..writer import write_if_changed
 from .fingerprint import STAMP, inputs_fingerprint, is_current, stamp_text
-from .manifest import read_manifest, sync
-from .records import RECORDS, records_json
+from .manifest import RECORDS, read_manifest, sync
+from .records import records_json
 
 # Folders under docs/ that never hold a page of the "About" menu.
 GENERATED_FOLDERS = frozenset({"papers", "topics", "authors", "notes"})

@@ -15,6 +15,7 @@ from ..writer import write_if_changed
 
 MANIFEST = ".readinglist-manifest.json"
 PROTECTED = ("notes",)  # folders under docs/ that hold only people's files
+RECORDS = "records.json"  # the list as data; the Sphinx extension copies it to the site root
 
 
 def read_manifest(docs: Path) -> set[str]:

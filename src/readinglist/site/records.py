@@ -8,8 +8,6 @@ from typing import Any
 from ..enrich.pipeline import Library, page_authors
 from ..render.links import PAPERS, display_title
 
-RECORDS = "records.json"
-
 
 def records(library: Library) -> list[dict[str, Any]]:
     return [
