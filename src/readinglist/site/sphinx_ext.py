@@ -2,7 +2,8 @@
 
 ``setup()`` only registers. When a build starts, the generator brings docs/ up to date
 (so a plain ``sphinx-build docs OUT``, as Read the Docs runs it, builds the whole list);
-when an HTML build ends, ``records.json`` is written at the site root.
+when an HTML build ends, ``records.json`` is written at the site root and Pagefind indexes the
+site for its search page.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from weakref import WeakKeyDictionary
 import pybtex.plugin
 from docutils import nodes
 from sphinx.application import Sphinx
+from sphinx.config import Config
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 from sphinx.writers.html5 import HTML5Translator
@@ -23,7 +25,7 @@ from ..config import load_config
 from ..errors import ReadingListError
 from ..render.mathml import fallback, to_mathml
 from ..writer import write_if_changed
-from . import generate
+from . import generate, search
 from .records import records_json
 
 logger = logging.getLogger(__name__)
@@ -56,6 +58,21 @@ def _write_records(app: Sphinx, exception: BaseException | None) -> None:
         write_if_changed(target, records_json(library))
 
 
+def _add_templates(app: Sphinx, config: Config) -> None:
+    # After the project's own templates, so any conf.py gets the Pagefind search page and body marker.
+    config.templates_path = [*config.templates_path, str(search.TEMPLATES)]
+
+
+def _index_search(app: Sphinx, exception: BaseException | None) -> None:
+    if exception is not None or app.builder.name not in SEARCH_BUILDERS:
+        return
+    try:
+        search.index(Path(app.outdir))
+    except ReadingListError as exc:  # an error, not a warning: a site without its index is broken
+        raise ExtensionError(str(exc)) from None
+    logger.info("[readinglist] search: Pagefind index written to %s", Path(app.outdir) / search.BUNDLE)
+
+
 def _visit_math(self: HTML5Translator, node: nodes.Element) -> None:
     latex = node.astext()
     self.body.append(to_mathml(latex) or fallback(latex))
@@ -86,12 +103,17 @@ def _register_pybtex_plugins() -> None:
         pybtex.plugin.register_plugin(group, name, pybtex.plugin.find_plugin(group, name), force=True)
 
 
+SEARCH_BUILDERS = ("html", "dirhtml")  # not epub or singlehtml, whose format is html too
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("readinglist_root", "..", "env", types=[str])
     _register_pybtex_plugins()
     # Before sphinxcontrib-bibtex (priority 500) reads the bibliography the generator writes.
     app.connect("builder-inited", _generate, priority=100)
+    app.connect("config-inited", _add_templates)
     app.connect("build-finished", _write_records)
+    app.connect("build-finished", _index_search)
     # Math rendered to MathML at build time: offline, no JavaScript (html_math_renderer = "mathml").
     app.add_html_math_renderer("mathml", (_visit_math, None), (_visit_math_block, None))
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
