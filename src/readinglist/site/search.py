@@ -19,7 +19,8 @@ BUNDLE = "pagefind"  # the index's folder in the site; search.html loads pagefin
 ENTRY = "pagefind-entry.json"  # written last by Pagefind: its presence means a complete index
 # A paper's related papers (other papers' titles) and BibTeX block repeat other pages' words: left
 # out, a title finds its own paper first, and Pagefind needs 30% less memory (1,000 works).
-EXCLUDED = ('section[id^="paper-"] > section#related-papers', 'section[id^="paper-"] > section#cite')
+PAPER_SECTIONS_LEFT_OUT = ("related-papers", "cite")
+EXCLUDED = ("a.headerlink", *(f'section[id^="paper-"] > section#{s}' for s in PAPER_SECTIONS_LEFT_OUT))
 
 
 def command(site: Path) -> list[str]:
