@@ -1,9 +1,9 @@
 """Bytes one search really fetches, measured in headless Chromium (optional: ``--browser``).
 
 The built site is served from 127.0.0.1 by http.server (no compression, so body bytes
-are transfer bytes). Sphinx: open search.html?q=... and wait until it reports how many
-pages it found; its results fetch each shown page for a summary. Pagefind: a probe page
-runs the query through pagefind.js and loads the first five results, as its UI does.
+are transfer bytes). The search page: open search.html?q=... (Pagefind's UI) and wait
+until it shows the first results. Pagefind alone: a probe page runs the query through
+pagefind.js and loads the first five results, as its UI does, without the UI's own files.
 """
 
 from __future__ import annotations
@@ -49,22 +49,25 @@ def serve(folder: Path) -> Iterator[str]:
 
 
 def measure(html: Path) -> dict[str, Any]:
-    """{"sphinx": {...}, "pagefind": {...}}: bytes and requests of one query each."""
+    """{"search page": {...}, "pagefind": {...}}: bytes and requests of one query each."""
     from playwright.sync_api import sync_playwright
 
     (html / PROBE).write_text(PROBE_HTML % (QUERY, RESULTS_SHOWN), encoding="utf-8")
     try:
         with serve(html) as base, sync_playwright() as p:
             browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=ARGS)
-            sphinx = _fetched(browser, f"{base}search.html?q={quote(QUERY)}", _SPHINX_DONE)
+            page = _fetched(browser, f"{base}search.html?q={quote(QUERY)}", _UI_DONE % RESULTS_SHOWN)
             pagefind = _fetched(browser, base + PROBE, "() => window.benchDone !== undefined")
             browser.close()
     finally:
         (html / PROBE).unlink(missing_ok=True)
-    return {"sphinx": sphinx, "pagefind": pagefind}
+    return {"search page": page, "pagefind": pagefind}
 
 
-_SPHINX_DONE = "() => /found \\d+ page|did not match any/i.test(document.body.innerText)"
+_UI_DONE = """() => {
+  const found = /^(\\d+) results? for/.exec(document.querySelector(".pagefind-ui__message")?.textContent ?? "");
+  return found !== null && document.querySelectorAll(".pagefind-ui__result-link").length >= Math.min(+found[1], %d);
+}"""
 
 
 def _fetched(browser: Any, url: str, done: str) -> dict[str, Any]:
@@ -98,6 +101,6 @@ def _kind(url: str, first: str) -> str:
     suffix = Path(path).suffix
     if url == first:
         return "page"
-    if "searchindex.js" in path or suffix in (".pf_meta", ".pf_index", ".pagefind", ".pf_fragment"):
+    if suffix in (".pf_meta", ".pf_index", ".pagefind", ".pf_fragment"):
         return {".pagefind": "wasm", ".pf_fragment": "fragments"}.get(suffix, "index")
     return {".js": "scripts", ".css": "styles", ".html": "result pages"}.get(suffix, "other")

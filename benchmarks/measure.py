@@ -3,7 +3,8 @@
 Peak memory is reported two ways. ``ru_maxrss`` from wait4 is exact but is the largest
 single process (the step or one of its reaped children); ``sphinx-build -j N`` forks
 workers, so the process tree's total is sampled from /proc as well (PSS, so pages
-shared after fork are not counted twice).
+shared after fork are not counted twice). Named child processes (Pagefind, which the
+build runs at its end) are also timed and measured on their own, from the same samples.
 """
 
 from __future__ import annotations
@@ -12,10 +13,17 @@ import os
 import subprocess
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 SAMPLE_EVERY = 0.2  # seconds between /proc samples of the process tree
+WATCHED = ("pagefind",)  # /proc/PID/comm of child processes reported on their own
+
+
+@dataclass
+class Watched:
+    seconds: float  # from the first sample that saw it to the last (SAMPLE_EVERY resolution)
+    peak_rss_mb: float  # its VmHWM (high-water mark) at the last sample
 
 
 @dataclass
@@ -26,6 +34,7 @@ class Step:
     tree_pss_mb: float  # whole process tree (sampled)
     returncode: int
     output: str
+    watched: dict[str, Watched] = field(default_factory=dict)
 
 
 def run(name: str, cmd: list[str], cwd: Path, log: Path | None = None) -> Step:
@@ -41,7 +50,7 @@ def run(name: str, cmd: list[str], cwd: Path, log: Path | None = None) -> Step:
         proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, so Popen must not wait
         sampler.stop()
     text = out.read_text(encoding="utf-8", errors="replace")
-    return Step(name, seconds, usage.ru_maxrss / 1024, sampler.peak_kb / 1024, proc.returncode, text)
+    return Step(name, seconds, usage.ru_maxrss / 1024, sampler.peak_kb / 1024, proc.returncode, text, sampler.watched)
 
 
 class TreeSampler(threading.Thread):
@@ -50,11 +59,23 @@ class TreeSampler(threading.Thread):
     def __init__(self, pid: int) -> None:
         super().__init__(daemon=True)
         self.pid, self.peak_kb, self._done = pid, 0, threading.Event()
+        self.watched: dict[str, Watched] = {}
+        self._first_seen: dict[str, float] = {}
 
     def run(self) -> None:
         while not self._done.is_set():
-            self.peak_kb = max(self.peak_kb, sum(_pss_kb(p) for p in _tree(self.pid)))
+            tree = _tree(self.pid)
+            self.peak_kb = max(self.peak_kb, sum(_pss_kb(p) for p in tree))
+            for pid in tree:
+                self._watch(pid)
             self._done.wait(SAMPLE_EVERY)
+
+    def _watch(self, pid: int) -> None:
+        name = _read(f"/proc/{pid}/comm").strip()
+        hwm = _status_kb(pid, "VmHWM:")
+        if name in WATCHED and hwm:
+            first = self._first_seen.setdefault(name, time.perf_counter())
+            self.watched[name] = Watched(time.perf_counter() - first, hwm / 1024)
 
     def stop(self) -> None:
         self._done.set()
@@ -69,6 +90,13 @@ def _tree(pid: int) -> list[int]:
         for task in _listdir(f"/proc/{p}/task"):
             todo += [int(c) for c in _read(f"/proc/{p}/task/{task}/children").split()]
     return out
+
+
+def _status_kb(pid: int, key: str) -> int:
+    for line in _read(f"/proc/{pid}/status").splitlines():
+        if line.startswith(key):
+            return int(line.split()[1])
+    return 0
 
 
 def _pss_kb(pid: int) -> int:

@@ -82,8 +82,9 @@ def _search_rows(search: dict[str, Any]) -> list[Row]:
         return []
     rows: list[Row] = [
         ("Pagefind: index time (s)", search["pagefind_seconds"], None),
+        ("Pagefind: peak memory (MB)", search["pagefind_peak_rss_mb"], None),
         ("Pagefind: index size (MB)", mb(search["pagefind_bytes"]), None),
-        ("one query, Sphinx search: KB fetched (index + scripts)", search["sphinx_query_bytes"] / 1e3, None),
+        ("one query, Sphinx search: KB fetched (searchindex.js)", search["sphinx_query_bytes"] / 1e3, None),
         ("one query, Pagefind: KB fetched (estimate)", search["pagefind_query_bytes"] / 1e3, None),
     ]
     for engine, browser in search.get("browser", {}).items():

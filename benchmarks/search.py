@@ -1,35 +1,26 @@
-"""Search cost: Sphinx's searchindex.js against a Pagefind index of the same HTML.
+"""Search cost: the Pagefind index the build writes (site/pagefind), and Sphinx's searchindex.js.
 
-Without a browser, the bytes one query fetches are counted from the files: for Sphinx,
-the search page's scripts and searchindex.js (the whole index, whatever the query); for
-Pagefind, its loader, entry file, metadata and WebAssembly, one index chunk per query
-word and the fragments of the first results shown. ``browser.py`` measures both for real.
+The build runs Pagefind itself (readinglist's Sphinx extension), so its time and memory come from
+the build step (``measure.Watched``). Without a browser, the bytes one query fetches are counted
+from the files: for Sphinx, searchindex.js, the whole index whatever the query (Sphinx still
+writes it; the site's search page no longer loads it); for Pagefind, its loader, entry file,
+metadata and WebAssembly, one index chunk per query word and the fragments of the first results
+shown. ``browser.py`` measures the search page for real.
 """
 
 from __future__ import annotations
 
-import re
-import sys
 from pathlib import Path
 
-from measure import Step, run, size
+from measure import size
 
 QUERY = "pipeline scheduling"
 RESULTS_SHOWN = 5  # Pagefind's UI loads the fragments of the first five results
 
 
-def run_pagefind(html: Path, cwd: Path) -> Step:
-    """Index the built site; Pagefind writes html/pagefind/ (it runs offline, from the wheel)."""
-    return run("pagefind", [sys.executable, "-m", "pagefind", "--site", str(html)], cwd)
-
-
 def sphinx_query_bytes(html: Path) -> dict[str, int]:
-    """searchindex.js plus every script search.html loads (css and fonts left out: any page has them)."""
-    page = (html / "search.html").read_text(encoding="utf-8")
-    sources = re.findall(r'<script[^>]*src="([^"]+)"', page)
-    scripts = [html / src.split("?")[0] for src in sources if "searchindex.js" not in src]
-    loaded = sum(size(p) for p in scripts if p.is_file())
-    return {"searchindex.js": size(html / "searchindex.js"), "scripts": loaded}
+    """What Sphinx's own search page would fetch first: searchindex.js (its scripts left out)."""
+    return {"searchindex.js": size(html / "searchindex.js")}
 
 
 def pagefind_query_bytes(html: Path, words: int = len(QUERY.split())) -> dict[str, int]:

@@ -1,4 +1,4 @@
-"""The built site in a real browser: search finds papers by title, abstract, author and notes.
+"""The built site in a real browser: search (Pagefind) finds papers by title, abstract, author and notes.
 
 Uses Debian's chromium through Playwright (no browser download); skipped where either is
 missing, and run by .ci/run, which installs both.
@@ -26,13 +26,19 @@ FLAGS = [
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The repository's own reading list, built into a temporary folder and served on loopback."""
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The repository's own reading list, built into a temporary folder."""
     from readinglist.cli import main
 
     out = tmp_path_factory.mktemp("site")
     assert main(["--root", str(REPO), "build", "--out", str(out)]) == 0
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(out))
+    return out
+
+
+@pytest.fixture(scope="module")
+def site(built: Path) -> Iterator[str]:
+    """The built site served on loopback (Pagefind loads its index over HTTP)."""
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(built))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
@@ -47,11 +53,29 @@ def page(site: str) -> Iterator[object]:
         browser.close()
 
 
+# Pagefind's UI says "N results for ..." and then fills in the first five results one by one.
+RESULTS_SHOWN = """() => {
+  const message = document.querySelector(".pagefind-ui__message")?.textContent ?? "";
+  const found = /^(\\d+) results? for/.exec(message);
+  if (message.startsWith("No results")) return true;
+  const shown = document.querySelectorAll(".pagefind-ui__result-link").length;
+  return found !== null && shown >= Math.min(Number(found[1]), 5);
+}"""
+
+
+def _results(page: object) -> list[str]:
+    page.wait_for_function(RESULTS_SHOWN, timeout=15_000)  # type: ignore[attr-defined]
+    links = page.locator(".pagefind-ui__result-link")  # type: ignore[attr-defined]
+    return [href for href in links.evaluate_all("els => els.map(e => e.getAttribute('href'))")]
+
+
 def _search(page: object, site: str, query: str) -> list[str]:
     page.goto(f"{site}/search.html?q={query}")  # type: ignore[attr-defined]
-    page.wait_for_selector("#search-results p.search-summary")  # type: ignore[attr-defined]
-    links = page.locator("#search-results ul.search li a")  # type: ignore[attr-defined]
-    return [href for href in links.evaluate_all("els => els.map(e => e.getAttribute('href'))")]
+    return _results(page)
+
+
+def _finds(results: list[str], expected: str) -> bool:
+    return any(href.split("#")[0].split("?")[0].endswith(expected) for href in results)
 
 
 @pytest.mark.parametrize(
@@ -66,7 +90,23 @@ def _search(page: object, site: str, query: str) -> list[str]:
 )
 def test_search_finds(page: object, site: str, query: str, expected: str) -> None:
     results = _search(page, site, query)
-    assert any(href.split("#")[0].split("?")[0].endswith(expected) for href in results), results
+    assert _finds(results, expected), results
+
+
+def test_sidebar_search_box_shows_pagefind_results(page: object, site: str) -> None:
+    page.goto(f"{site}/papers/lin2020dapple.html")  # type: ignore[attr-defined]
+    page.fill("input.sidebar-search", "FusionStitching")  # type: ignore[attr-defined]
+    page.press("input.sidebar-search", "Enter")  # type: ignore[attr-defined]
+    page.wait_for_url("**/search.html?*")  # type: ignore[attr-defined]
+    assert _finds(_results(page), "papers/zhengfusionstitching.html")
+    assert page.input_value(".pagefind-ui__search-input") == "FusionStitching"  # type: ignore[attr-defined]
+
+
+def test_search_page_from_a_file_says_to_serve_the_site(page: object, built: Path) -> None:
+    page.goto((built / "search.html").as_uri() + "?q=DAPPLE")  # type: ignore[attr-defined]
+    notice = page.locator("#search-needs-http")  # type: ignore[attr-defined]
+    notice.wait_for(state="visible")
+    assert "nox -s serve" in notice.inner_text() and "python -m http.server" in notice.inner_text()
 
 
 def test_every_paper_is_reachable_from_the_landing_page(page: object, site: str) -> None:

@@ -154,7 +154,7 @@ def _assert_no_injection(html_dir: Path) -> None:
                 assert "http-equiv" not in element.attrs, (page, element)
             if element.name in {"script", "style"}:  # the theme's own, never with record text
                 src = str(element.get("src", ""))
-                assert src == "" or "_static/" in src or src == "searchindex.js", (page, element)
+                assert src == "" or "_static/" in src or src == "pagefind/pagefind-ui.js", (page, element)
                 assert "alert(" not in element.get_text() and "passwd" not in element.get_text(), (page, element)
     assert not (html_dir / "_downloads").exists()
     assert "root:" not in "".join(p.read_text(errors="replace") for p in html_dir.rglob("*.html"))

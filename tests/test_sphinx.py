@@ -8,6 +8,7 @@ folder, so the generator never writes into tests/roots.
 from __future__ import annotations
 
 import json
+import sys
 from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
 from urllib.parse import urldefrag
@@ -241,3 +242,43 @@ def test_hostile_record_is_shown_as_text(built) -> None:
     assert all(isinstance(c, str) for c in abstract.children)  # plain text: no links, code or roles
     assert not (outdir / "_downloads").exists()
     assert HOSTILE_TITLE in main_content(outdir / "topics" / "vision.html").words()
+
+
+# --- search: Pagefind ------------------------------------------------------------------------------
+
+
+def test_pagefind_indexes_the_article_of_every_paper(built) -> None:
+    from readinglist.site.search import UNINDEXED
+
+    outdir = Path(built.outdir)
+    assert json.loads((outdir / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8"))["languages"]
+    assert (outdir / "pagefind" / "pagefind-ui.js").is_file()
+    for key in WORKS:
+        main = main_content(outdir / "papers" / f"{key}.html")
+        body = main.find(**{"data-pagefind-body": ""})
+        assert body.find("h1").words() == main.find("h1").words(), key  # the article, not the theme around it
+        # What Pagefind leaves out (other papers' titles, the BibTeX) is where its selector looks for it.
+        left_out = body.find_all(cls=UNINDEXED)
+        assert [div.parent.attrs["id"] for div in left_out] == ["related-papers", "cite"], key
+        assert "@" in left_out[1].words() and "bibliography" in left_out[1].words()
+
+
+def test_search_page_runs_pagefind_not_sphinx_search(built) -> None:
+    page = Path(built.outdir) / "search.html"
+    scripts = [n.attrs.get("src", "") for n in parse_html(page).find_all("script")]
+    assert "pagefind/pagefind-ui.js" in scripts
+    assert not [s for s in scripts if "searchtools" in s or "searchindex" in s], scripts
+    text = page.read_text(encoding="utf-8")
+    assert "new PagefindUI(" in text and "triggerSearch" in text
+    assert "data-pagefind-body" not in text  # the search page itself is not indexed
+
+
+def test_pagefind_failure_fails_the_build(built, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sphinx.errors import ExtensionError
+
+    from readinglist.site import search
+
+    monkeypatch.setattr(search, "command", lambda site: [sys.executable, "-c", "raise SystemExit('no index')"])
+    with pytest.raises(ExtensionError, match=r"Pagefind failed \(exit status 1\)") as failed:
+        built.build(force_all=True)
+    assert str(failed.value).endswith("no index")  # Pagefind's own output, for the reader to act on

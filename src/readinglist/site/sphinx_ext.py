@@ -2,8 +2,8 @@
 
 ``setup()`` only registers. When a build starts, the generator brings docs/ up to date
 (so a plain ``sphinx-build docs OUT``, as Read the Docs runs it, builds the whole list);
-when an HTML build ends, ``records.json`` is copied to the site root. Generated pages link
-to each other with ``rl:`` URLs, resolved here (see ``links``).
+when an HTML build ends, ``records.json`` is copied to the site root and Pagefind indexes the
+site for its search page. Generated pages link to each other with ``rl:`` URLs, resolved here.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 import pybtex.plugin
 from docutils import nodes
 from sphinx.application import Sphinx
+from sphinx.config import Config
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 from sphinx.writers.html5 import HTML5Translator
@@ -25,6 +26,7 @@ from ..errors import ReadingListError
 from ..render import links
 from ..render.mathml import fallback, to_mathml
 from ..writer import write_if_changed
+from . import search
 from .manifest import RECORDS
 
 logger = logging.getLogger(__name__)
@@ -81,6 +83,21 @@ def _resolve_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         node["internal"] = True
 
 
+def _add_templates(app: Sphinx, config: Config) -> None:
+    # After the project's own templates, so any conf.py gets the Pagefind search page and body marker.
+    config.templates_path = [*config.templates_path, str(search.TEMPLATES)]
+
+
+def _index_search(app: Sphinx, exception: BaseException | None) -> None:
+    if exception is not None or app.builder.name not in SEARCH_BUILDERS:
+        return
+    try:
+        search.index(Path(app.outdir))
+    except ReadingListError as exc:  # an error, not a warning: a site without its index is broken
+        raise ExtensionError(str(exc)) from None
+    logger.info("[readinglist] search: Pagefind index written to %s", Path(app.outdir) / search.BUNDLE)
+
+
 def _visit_math(self: HTML5Translator, node: nodes.Element) -> None:
     latex = node.astext()
     self.body.append(to_mathml(latex) or fallback(latex))
@@ -111,6 +128,9 @@ def _register_pybtex_plugins() -> None:
         pybtex.plugin.register_plugin(group, name, pybtex.plugin.find_plugin(group, name), force=True)
 
 
+SEARCH_BUILDERS = ("html", "dirhtml")  # not epub or singlehtml, whose format is html too
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("readinglist_root", "..", "env", types=[str])
     app.add_config_value("readinglist_generate", True, "", types=[bool])
@@ -121,8 +141,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
     gc.set_threshold(50_000, 50, 100)
     # Before sphinxcontrib-bibtex (priority 500) reads the bibliography the generator writes.
     app.connect("builder-inited", _generate, priority=100)
+    app.connect("config-inited", _add_templates)
     app.connect("doctree-resolved", _resolve_links)
     app.connect("build-finished", _copy_records)
+    app.connect("build-finished", _index_search)
     # Math rendered to MathML at build time: offline, no JavaScript (html_math_renderer = "mathml").
     app.add_html_math_renderer("mathml", (_visit_math, None), (_visit_math_block, None))
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

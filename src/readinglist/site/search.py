@@ -1,0 +1,44 @@
+"""The site's search: Pagefind indexes the built HTML, and templates give furo a Pagefind search page.
+
+No Sphinx imports here: ``sphinx_ext`` calls :func:`index` when an HTML build has succeeded.
+Pagefind runs as its own process (the binary from the ``pagefind-bin`` wheel, offline), so its
+memory is its own and is freed as soon as it exits, before the build returns.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from ..errors import ReadingListError
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"  # page.html (marks the body), search.html
+BUNDLE = "pagefind"  # the index's folder in the site; search.html loads pagefind/pagefind-ui.js from it
+ENTRY = "pagefind-entry.json"  # written last by Pagefind: its presence means a complete index
+# A paper's related papers (other papers' titles) and BibTeX block repeat other pages' words: left
+# out, a title finds its own paper first, and Pagefind needs 30% less memory (1,000 works).
+# The paper template wraps them in a container of this class.
+UNINDEXED = "rl-unindexed"
+EXCLUDED = ("a.headerlink", f".{UNINDEXED}")
+
+
+def command(site: Path) -> list[str]:
+    """``python -m pagefind``: found through this interpreter, so no PATH lookup and no download."""
+    excluded = [arg for selector in EXCLUDED for arg in ("--exclude-selectors", selector)]
+    return [sys.executable, "-m", "pagefind", "--site", str(site), "--output-subdir", BUNDLE, *excluded]
+
+
+def index(site: Path) -> str:
+    """Index the HTML under ``site`` into ``site/pagefind``; return Pagefind's report.
+
+    Only the parts of a page marked ``data-pagefind-body`` are indexed (templates/page.html marks
+    the article), so the theme's navigation, sidebars and footer cost neither memory nor index size.
+    """
+    shutil.rmtree(site / BUNDLE, ignore_errors=True)  # Pagefind never deletes the fragments of an old index
+    result = subprocess.run(command(site), capture_output=True, text=True, check=False)
+    if result.returncode != 0 or not (site / BUNDLE / ENTRY).is_file():
+        output = (result.stdout + result.stderr).strip()[-2000:] or "(no output)"
+        raise ReadingListError(f"Pagefind failed (exit status {result.returncode}):\n{output}", site)
+    return result.stdout
