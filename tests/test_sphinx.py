@@ -248,7 +248,7 @@ def test_hostile_record_is_shown_as_text(built) -> None:
 
 
 def test_pagefind_indexes_the_article_of_every_paper(built) -> None:
-    from readinglist.site.search import UNINDEXED
+    from readinglist.site.search import PAPER, PAPER_SECTIONS_LEFT_OUT
 
     outdir = Path(built.outdir)
     assert json.loads((outdir / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8"))["languages"]
@@ -257,10 +257,13 @@ def test_pagefind_indexes_the_article_of_every_paper(built) -> None:
         main = main_content(outdir / "papers" / f"{key}.html")
         body = main.find(**{"data-pagefind-body": ""})
         assert body.find("h1").words() == main.find("h1").words(), key  # the article, not the theme around it
-        # What Pagefind leaves out (other papers' titles, the BibTeX) is where its selector looks for it.
-        left_out = body.find_all(cls=UNINDEXED)
-        assert [div.parent.attrs["id"] for div in left_out] == ["related-papers", "cite"], key
-        assert "@" in left_out[1].words() and "bibliography" in left_out[1].words()
+        # What Pagefind leaves out (other papers' titles, the BibTeX) is where its selectors look for it.
+        assert PAPER in body.attrs, key
+        article = next(c for c in body.children if isinstance(c, Node) and c.tag == "section")
+        sections = {c.attrs.get("id"): c for c in article.children if isinstance(c, Node) and c.tag == "section"}
+        assert set(PAPER_SECTIONS_LEFT_OUT) <= set(sections), key
+        assert "@" in sections["cite"].words() and "bibliography" in sections["cite"].words()
+    assert PAPER not in main_content(outdir / "years.html").find(**{"data-pagefind-body": ""}).attrs
 
 
 def test_search_page_runs_pagefind_not_sphinx_search(built) -> None:

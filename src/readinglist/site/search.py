@@ -19,9 +19,11 @@ BUNDLE = "pagefind"  # the index's folder in the site; search.html loads pagefin
 ENTRY = "pagefind-entry.json"  # written last by Pagefind: its presence means a complete index
 # A paper's related papers (other papers' titles) and BibTeX block repeat other pages' words: left
 # out, a title finds its own paper first, and Pagefind needs 30% less memory (1,000 works).
-# The paper template wraps them in a container of this class.
-UNINDEXED = "rl-unindexed"
-EXCLUDED = ("a.headerlink", f".{UNINDEXED}")
+# templates/page.html marks a paper's article; the sections are the h2 sections of its h1 section
+# (the child combinators keep a paper titled "Cite" from losing its whole article).
+PAPER = "data-readinglist-paper"
+PAPER_SECTIONS_LEFT_OUT = ("related-papers", "cite")
+EXCLUDED = ("a.headerlink", *(f"[{PAPER}] > section > section#{s}" for s in PAPER_SECTIONS_LEFT_OUT))
 
 
 def command(site: Path) -> list[str]:

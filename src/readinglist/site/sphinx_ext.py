@@ -9,8 +9,10 @@ site for its search page. Generated pages link to each other with ``rl:`` URLs, 
 from __future__ import annotations
 
 import gc
+import posixpath
 from pathlib import Path
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import pybtex.plugin
 from docutils import nodes
@@ -30,6 +32,7 @@ from . import search
 from .manifest import RECORDS
 
 logger = logging.getLogger(__name__)
+_navigation: WeakKeyDictionary[Sphinx, dict[tuple[str, tuple[tuple[str, Any], ...]], Any]] = WeakKeyDictionary()
 
 
 def _root(app: Sphinx) -> Path:
@@ -81,6 +84,32 @@ def _resolve_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             node += nodes.Text(app.env.titles[doc].astext())
         node["refuri"] = app.builder.get_relative_uri(docname, doc) + (f"#{nodes.make_id(anchor)}" if anchor else "")
         node["internal"] = True
+
+
+def _share_navigation(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
+    """One navigation tree per folder for the pages outside every toctree.
+
+    Themes render the global toctree into every page (furo: a sixth of a build). For a page in
+    no toctree (every paper and author page) nothing in it is marked current, so it is the same
+    for all such pages of one folder: computed once, not once per paper.
+    """
+    toctree = context.get("toctree")
+    if toctree is None or pagename == app.config.root_doc or pagename in _in_toctrees(app):
+        return
+    cache = _navigation.setdefault(app, {})
+    folder = posixpath.dirname(pagename)
+
+    def shared(**kwargs: Any) -> Any:
+        key = (folder, tuple(sorted(kwargs.items())))
+        if key not in cache:
+            cache[key] = toctree(**kwargs)
+        return cache[key]
+
+    context["toctree"] = shared
+
+
+def _in_toctrees(app: Sphinx) -> set[str]:
+    return {doc for children in app.env.toctree_includes.values() for doc in children}
 
 
 def _add_templates(app: Sphinx, config: Config) -> None:
@@ -143,6 +172,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", _generate, priority=100)
     app.connect("config-inited", _add_templates)
     app.connect("doctree-resolved", _resolve_links)
+    app.connect("html-page-context", _share_navigation, priority=400)  # before the theme's (500)
     app.connect("build-finished", _copy_records)
     app.connect("build-finished", _index_search)
     # Math rendered to MathML at build time: offline, no JavaScript (html_math_renderer = "mathml").
