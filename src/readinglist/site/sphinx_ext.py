@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import posixpath
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -117,6 +118,17 @@ def _add_templates(app: Sphinx, config: Config) -> None:
     config.templates_path = [*config.templates_path, str(search.TEMPLATES)]
 
 
+def _no_sphinx_index(app: Sphinx) -> None:
+    # Pagefind indexes the site: Sphinx's searchindex.js (19 MB at 10,000 papers) would be dead weight.
+    if app.builder.name in SEARCH_BUILDERS:
+        app.builder.search = False  # type: ignore[attr-defined]
+
+
+def _search_page(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]:
+    if app.builder.name in SEARCH_BUILDERS:  # Sphinx writes search.html only with its own index
+        yield "search", {}, "search.html"
+
+
 def _index_search(app: Sphinx, exception: BaseException | None) -> None:
     if exception is not None or app.builder.name not in SEARCH_BUILDERS:
         return
@@ -174,6 +186,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-resolved", _resolve_links)
     app.connect("html-page-context", _share_navigation, priority=400)  # before the theme's (500)
     app.connect("build-finished", _copy_records)
+    app.connect("builder-inited", _no_sphinx_index)
+    app.connect("html-collect-pages", _search_page)
     app.connect("build-finished", _index_search)
     # Math rendered to MathML at build time: offline, no JavaScript (html_math_renderer = "mathml").
     app.add_html_math_renderer("mathml", (_visit_math, None), (_visit_math_block, None))
