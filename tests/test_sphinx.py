@@ -193,6 +193,25 @@ def test_bibliography_lists_every_entry(built) -> None:
         assert sum(to_text(work.title).casefold() in e for e in entries) == 1, work.key
 
 
+def test_bibliography_entries_come_from_the_cache(built, make_app, app_params) -> None:
+    import pickle
+
+    from pybtex.richtext import Text
+    from pybtex.style import FormattedEntry
+
+    from readinglist.site.bibcache import FILE
+
+    cache = Path(built.doctreedir) / FILE
+    entries = pickle.loads(cache.read_bytes())
+    assert {k[2] for k in entries} == set(WORKS)  # every entry, formatted once
+    marked = {k: FormattedEntry(v.key, Text("MARKED IN THE CACHE"), v.label) for k, v in entries.items()}
+    cache.write_bytes(pickle.dumps(marked))
+    args, kwargs = app_params
+    make_app(*args, **{**kwargs, "freshenv": True}).build()  # a new environment, the same cache
+    words = main_content(Path(built.outdir) / "bibliography.html").words()
+    assert words.count("MARKED IN THE CACHE") == len(WORKS)
+
+
 def test_records_json(built) -> None:
     outdir = Path(built.outdir)
     items = json.loads((outdir / "records.json").read_text(encoding="utf-8"))

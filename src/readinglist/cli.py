@@ -26,6 +26,9 @@ def _parser() -> argparse.ArgumentParser:
     build = commands.add_parser("build", help="generate, then build the HTML site")
     build.add_argument("--out", type=Path, default=None, help="output folder (default: docs/_build/html)")
     build.add_argument("-j", "--jobs", default="1", help="parallel Sphinx processes (default: 1)")
+    build.add_argument(
+        "--no-search", action="store_true", help="keep the last search index (a faster rebuild while writing notes)"
+    )
     export = commands.add_parser("export", help="print the records")
     export.add_argument("--format", choices=["json"], default="json")
     return parser
@@ -57,7 +60,7 @@ def _build(args: argparse.Namespace, config: Config) -> int:
     for line in generate.run(config).lines():
         print(line)
     out = args.out or config.docs_path / "_build" / "html"
-    status = build.run(config, out, args.jobs)
+    status = build.run(config, out, args.jobs, search=not args.no_search)
     if status == 0:
         print(f"site built: {out / 'index.html'}")
     return status

@@ -1,24 +1,24 @@
-"""``readinglist generate``: refs.bib + conf/ + docs/notes/ -> MyST pages under docs/."""
+"""``readinglist generate``: refs.bib + conf/ + docs/notes/ -> MyST pages under docs/.
+
+Enrichment and rendering (``assemble``) are imported only when the inputs' fingerprint has
+changed: scikit-learn alone takes a second to import, most of a rebuild after a note edit.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..config import Config
-from ..enrich.pipeline import Library, enrich
-from ..enrich.taxonomy import load_taxonomy
-from ..latex import dump_to_latex
-from ..model import Work
-from ..render.notes import Note, load_notes
-from ..render.pages import site_pages
-from ..store import bibfile
-from ..store.keys import slugs
 from ..writer import write_if_changed
 from .fingerprint import STAMP, inputs_fingerprint, is_current, stamp_text
-from .manifest import RECORDS, read_manifest, sync
-from .records import records_json
+from .manifest import read_manifest, sync
+
+if TYPE_CHECKING:
+    from ..enrich.pipeline import Library
+    from ..render.notes import Note
 
 # Folders under docs/ that never hold a page of the "About" menu.
 GENERATED_FOLDERS = frozenset({"papers", "topics", "authors", "notes"})
@@ -68,30 +68,9 @@ def _capped(kind: str, lines: list[str], shown: int = 20) -> list[str]:
 
 def build_library(config: Config) -> tuple[Library, dict[str, str], dict[str, Note]]:
     """Enriched papers, the public BibTeX of each entry (for the copy block) and the notes by slug."""
-    store = bibfile.load(config.bib_path)
-    notes = load_notes(config.notes_path)
-    works = [_with_note_title(w, notes.get(slug)) for w, slug in _slugged(store.works())]
-    library = enrich(
-        works,
-        load_taxonomy(config.taxonomy_path),
-        config.related_top_k,
-        config.related_min_score,
-    )
-    bibtex = {key: bibfile.format_entry(key, bibfile.public_entry(entry)) for key, entry in store.entries.items()}
-    return library, bibtex, notes
+    from .assemble import build_library as build  # deferred: see the module docstring
 
-
-def _slugged(works: list[Work]) -> list[tuple[Work, str]]:
-    slug_of = slugs(w.key for w in works)
-    return [(w, slug_of[w.key]) for w in works]
-
-
-def _with_note_title(work: Work, note: Note | None) -> Work:
-    """A ``title:`` in the notes' front matter wins over any title in refs.bib."""
-    title = note.meta.get("title") if note else None
-    if not isinstance(title, str) or not title.strip():
-        return work
-    return replace(work, title=dump_to_latex(title.strip()), title_inferred=False)
+    return build(config)
 
 
 def hand_written_pages(docs: Path) -> list[str]:
@@ -112,11 +91,10 @@ def run(config: Config, force: bool = False) -> GenerateReport:
     fingerprint = inputs_fingerprint(config, about)
     if not force and is_current(config.docs_path, fingerprint):
         return GenerateReport(None, 0, 0, ())
+    from .assemble import site_files
+
     library, bibtex, notes = build_library(config)
-    site = {"title": config.title, "description": config.description}
-    pages = site_pages(library, notes, bibtex, site, about)
-    pages[RECORDS] = records_json(library)  # copied to the site root by the Sphinx extension
-    written, deleted = sync(config.docs_path, pages)
+    written, deleted = sync(config.docs_path, site_files(config, library, notes, bibtex, about))
     write_if_changed(config.docs_path / STAMP, stamp_text(config.docs_path, fingerprint))
     slugs_in_use = {p.slug for p in library.papers}
     orphans = tuple(sorted(name for name in notes if name not in slugs_in_use and name.lower() != "readme"))

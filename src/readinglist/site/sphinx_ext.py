@@ -29,7 +29,7 @@ from ..errors import ReadingListError
 from ..render import links
 from ..render.mathml import fallback, to_mathml
 from ..writer import write_if_changed
-from . import search
+from . import bibcache, search
 from .manifest import RECORDS
 
 logger = logging.getLogger(__name__)
@@ -113,6 +113,20 @@ def _in_toctrees(app: Sphinx) -> set[str]:
     return {doc for children in app.env.toctree_includes.values() for doc in children}
 
 
+def _cache_bibliography(app: Sphinx, config: Config) -> None:
+    if "sphinxcontrib.bibtex" in config.extensions:
+        bibcache.install(config.bibtex_default_style)
+
+
+def _load_bibliography_cache(app: Sphinx) -> None:
+    bibcache.CACHE.load(Path(app.doctreedir))
+
+
+def _save_bibliography_cache(app: Sphinx, exception: BaseException | None) -> None:
+    if exception is None:
+        bibcache.CACHE.save(Path(app.doctreedir))
+
+
 def _add_templates(app: Sphinx, config: Config) -> None:
     # After the project's own templates, so any conf.py gets the Pagefind search page and body marker.
     config.templates_path = [*config.templates_path, str(search.TEMPLATES)]
@@ -130,7 +144,7 @@ def _search_page(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]:
 
 
 def _index_search(app: Sphinx, exception: BaseException | None) -> None:
-    if exception is not None or app.builder.name not in SEARCH_BUILDERS:
+    if exception is not None or app.builder.name not in SEARCH_BUILDERS or not app.config.readinglist_search:
         return
     try:
         search.index(Path(app.outdir))
@@ -175,6 +189,7 @@ SEARCH_BUILDERS = ("html", "dirhtml")  # not epub or singlehtml, whose format is
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("readinglist_root", "..", "env", types=[str])
     app.add_config_value("readinglist_generate", True, "", types=[bool])
+    app.add_config_value("readinglist_search", True, "", types=[bool])  # False: keep the last index
     _register_pybtex_plugins()
     app.connect("config-inited", _myst_settings)
     # Fewer collections of the youngest generation: doctrees are large trees of small objects
@@ -189,6 +204,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", _no_sphinx_index)
     app.connect("html-collect-pages", _search_page)
     app.connect("build-finished", _index_search)
+    app.connect("config-inited", _cache_bibliography)
+    app.connect("builder-inited", _load_bibliography_cache)
+    app.connect("build-finished", _save_bibliography_cache)
     # Math rendered to MathML at build time: offline, no JavaScript (html_math_renderer = "mathml").
     app.add_html_math_renderer("mathml", (_visit_math, None), (_visit_math_block, None))
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
