@@ -304,3 +304,34 @@ def test_pagefind_failure_fails_the_build(built, monkeypatch: pytest.MonkeyPatch
     with pytest.raises(ExtensionError, match=r"Pagefind failed \(exit status 1\)") as failed:
         built.build(force_all=True)
     assert str(failed.value).endswith("no index")  # Pagefind's own output, for the reader to act on
+
+
+# --- related papers: one node, rendered by the extension -------------------------------------------
+
+
+def _related(page: Path) -> list[tuple[Path, str]]:
+    section = main_content(page).find("section", id="related-papers")
+    return [(resolve(page, a.attrs["href"])[0], a.parent.words()) for a in section.find_all("a", cls="reference")]
+
+
+def test_related_papers_link_to_their_pages(built) -> None:
+    outdir = Path(built.outdir)
+    seen = 0
+    for key in WORKS:
+        for target, line in _related(outdir / "papers" / f"{key}.html"):
+            other = WORKS[target.stem]
+            assert target.is_file() and target.parent == outdir / "papers"
+            assert line.startswith(" ".join(to_text(other.title).split())), line  # the title as text
+            assert " — " in line  # and why it is related
+            seen += 1
+    assert seen >= len(WORKS)
+
+
+@pytest.mark.sphinx("text", testroot="basic", copy_test_root=True, freshenv=True)
+def test_related_papers_in_other_builders(app) -> None:
+    app.build()
+    assert app.statuscode == 0 and app.warning.getvalue() == ""
+    text = (Path(app.outdir) / "papers" / "smith2021pipelines.txt").read_text(encoding="utf-8")
+    related = text.split("Related papers")[1].split("Cite")[0]
+    assert "* " in related and " — " in related  # a plain bullet list, with the reasons
+    assert "readinglist-links" not in text

@@ -6,7 +6,7 @@ import json
 
 from ..latex import to_text
 from ..model import Paper
-from .escape import Md, clean, md_text
+from .escape import Md, clean, fence, md_text
 
 PAPERS, TOPICS, AUTHORS = "papers", "topics", "authors"
 UNTITLED = "Untitled record"
@@ -34,6 +34,21 @@ def paper_url(paper: Paper) -> str:
 
 def paper_link(paper: Paper) -> Md:
     return Md(f"[{md_text(display_title(paper))}]({paper_url(paper)})")
+
+
+def link_list(links: list[tuple[Paper, str]]) -> Md:
+    """The ``readinglist-links`` directive (site/linklist.py): one JSON object per linked paper.
+
+    Data, not Markdown: the list renders as one node instead of six per item. ASCII-only JSON
+    keeps every line break and separator of a title escaped, so no title can end the block.
+    """
+    lines = [
+        json.dumps(
+            {"doc": f"{PAPERS}/{p.slug}", "title": display_title(p), "year": p.work.year or "", "reason": clean(why)}
+        )
+        for p, why in links
+    ]
+    return fence("\n".join(lines), "{readinglist-links}") if lines else Md("")
 
 
 def display_title(paper: Paper) -> str:

@@ -10,7 +10,7 @@ from ..model import Link, Paper
 from .environment import render
 from .escape import Md, clean, fence, md_text, safe_token
 from .latexmd import latex_to_md
-from .links import TOPICS, UNTITLED, display_title, json_string, one_line, paper_link, url
+from .links import TOPICS, UNTITLED, display_title, json_string, link_list, one_line, url
 from .notes import Note
 
 
@@ -40,8 +40,8 @@ def paper_page(
         footnotes=[Md(f"[^{label}]: {text}") for label, text in footnotes],
         notes=_notes(paper, note),
         system=paper.system,
-        versions=[_link(by_key[k], "") for k in paper.versions if k in by_key],
-        related=[_link(by_key[link.key], link.reason) for link in _non_version(paper) if link.key in by_key],
+        versions=link_list([(by_key[k], "") for k in paper.versions if k in by_key]),
+        related=link_list([(by_key[link.key], link.reason) for link in _non_version(paper) if link.key in by_key]),
         # A link, not {cite:p}: sphinxcontrib-bibtex resolves each citation by scanning all of them.
         cite=Md(f"This paper's entry in the [bibliography]({url('bibliography', f'cite-{paper.slug}')})."),
         bibtex=fence(bibtex, "bibtex") if bibtex else "",
@@ -91,8 +91,3 @@ def _notes(paper: Paper, note: Note | None) -> Md:
 
 def _non_version(paper: Paper) -> list[Link]:
     return [link for link in paper.related if link.key not in paper.versions]
-
-
-def _link(other: Paper, reason: str) -> Md:
-    year = f" ({other.work.year})" if other.work.year else ""
-    return Md(f"{paper_link(other)}{year}" + (f" — {md_text(reason)}" if reason else ""))

@@ -29,7 +29,7 @@ from ..errors import ReadingListError
 from ..render import links
 from ..render.mathml import fallback, to_mathml
 from ..writer import write_if_changed
-from . import bibcache, search
+from . import bibcache, linklist, search
 from .manifest import RECORDS
 
 logger = logging.getLogger(__name__)
@@ -192,6 +192,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("readinglist_search", True, "", types=[bool])  # False: keep the last index
     _register_pybtex_plugins()
     app.connect("config-inited", _myst_settings)
+    linklist.setup(app)
     # Fewer collections of the youngest generation: doctrees are large trees of small objects
     # that live until written, and the default threshold (700) spent a sixth of a build in GC.
     gc.set_threshold(50_000, 50, 100)
