@@ -14,7 +14,7 @@ from ..latex import ascii_fold
 from ..model import Paper
 from .environment import render
 from .escape import Md, md_text
-from .links import AUTHORS, paper_link, plural, url
+from .links import AUTHORS, link_list, plural, url
 
 OTHER = "other"  # last names that do not start with a letter a-z once accents are folded
 TOP = 20  # the most frequent authors, listed on the index page
@@ -67,8 +67,8 @@ def _section(author: Author, by_key: dict[str, Paper]) -> dict[str, object]:
     return {
         "name": Md(f"[{md_text(author.name)}]{{#author-{author.id}}}"),
         "intro": intro + ".",
-        "items": [Md(f"{paper_link(p)} ({p.work.year or 'year unknown'})") for p in papers if p.key not in flagged],
-        "flagged": [Md(f"{paper_link(by_key[k])} — {md_text(why)}") for k, why in sorted(flagged.items())],
+        "items": link_list([(p, "") for p in papers if p.key not in flagged]),
+        "flagged": link_list([(by_key[k], why) for k, why in sorted(flagged.items())]),
     }
 
 

@@ -6,7 +6,7 @@ import json
 
 from ..latex import to_text
 from ..model import Paper
-from .escape import Md, clean, fence, md_text
+from .escape import Md, clean, fence
 
 PAPERS, TOPICS, AUTHORS = "papers", "topics", "authors"
 UNTITLED = "Untitled record"
@@ -32,23 +32,19 @@ def paper_url(paper: Paper) -> str:
     return url(f"{PAPERS}/{paper.slug}")
 
 
-def paper_link(paper: Paper) -> Md:
-    return Md(f"[{md_text(display_title(paper))}]({paper_url(paper)})")
-
-
-def link_list(links: list[tuple[Paper, str]]) -> Md:
+def link_list(links: list[tuple[Paper, str]], years: bool = True) -> Md:
     """The ``readinglist-links`` directive (site/linklist.py): one JSON object per linked paper.
 
     Data, not Markdown: the list renders as one node instead of six per item. ASCII-only JSON
     keeps every line break and separator of a title escaped, so no title can end the block.
     """
-    lines = [
-        json.dumps(
-            {"doc": f"{PAPERS}/{p.slug}", "title": display_title(p), "year": p.work.year or "", "reason": clean(why)}
-        )
-        for p, why in links
-    ]
+    lines = [json.dumps(_link_item(p, why, years)) for p, why in links]
     return fence("\n".join(lines), "{readinglist-links}") if lines else Md("")
+
+
+def _link_item(paper: Paper, reason: str, years: bool) -> dict[str, object]:
+    year = paper.work.year if years and paper.work.year else ""
+    return {"doc": f"{PAPERS}/{paper.slug}", "title": display_title(paper), "year": year, "reason": clean(reason)}
 
 
 def display_title(paper: Paper) -> str:

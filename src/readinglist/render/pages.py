@@ -11,7 +11,7 @@ from .authors import author_pages, author_urls
 from .bibliography import BIBFILE, sanitized_bib
 from .environment import render
 from .escape import Md
-from .links import PAPERS, TOPICS, display_title, one_line, paper_link, paper_url, plural, url
+from .links import PAPERS, TOPICS, display_title, link_list, one_line, paper_url, plural, url
 from .notes import Note
 from .paper import paper_page
 
@@ -75,7 +75,7 @@ def years_page(library: Library) -> str:
     sections = [
         {
             "heading": str(year) if year else "Year unknown",
-            "items": [paper_link(p) for p in sorted(groups[year], key=lambda p: p.key)],
+            "items": link_list([(p, "") for p in sorted(groups[year], key=lambda p: p.key)], years=False),
         }
         for year in order
     ]
