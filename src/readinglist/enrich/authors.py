@@ -17,6 +17,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..latex import ascii_fold
 from ..store.keys import RESERVED
 from .similarity import Corpus
@@ -83,7 +85,7 @@ def mixed_profile_flags(
     core = [i for i in members if categories[i] and archive(categories[i][0]) == main]
     if len(core) < 2:
         return main, ()
-    typical = statistics.median(_closest(i, core, keys, corpus)[1] for i in core)
+    typical = statistics.median(_closest_within(core, keys, corpus))
     flags = []
     for i in members:
         if not categories[i] or archive(categories[i][0]) == main or coauthored[i]:
@@ -99,6 +101,17 @@ def mixed_profile_flags(
                 )
             )
     return main, tuple(flags)
+
+
+def _closest_within(core: list[int], keys: list[str], corpus: Corpus) -> list[float]:
+    """For each paper of ``core``, its similarity to the most similar other one (as ``_closest``),
+    from one product of the core with itself instead of one per paper."""
+    rows = corpus.matrix[core]
+    block = (rows @ rows.T).toarray().astype(np.float64)
+    np.fill_diagonal(block, -np.inf)
+    rank = np.argsort(np.argsort([keys[j] for j in core], kind="stable"), kind="stable")  # ties: the later key
+    best = [int(np.lexsort((rank, np.round(row, 6)))[-1]) for row in block]
+    return [float(block[r, b]) for r, b in enumerate(best)]
 
 
 def _closest(i: int, core: list[int], keys: list[str], corpus: Corpus) -> tuple[int, float]:

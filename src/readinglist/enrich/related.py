@@ -65,9 +65,10 @@ def related_links(
     targets: dict[int, list[int]] = defaultdict(list)
     for a, j in reasons:
         targets[a].append(j)
+    scores = corpus.similarities(list(reasons))
     out: dict[str, tuple[Link, ...]] = {}
     for i, work in enumerate(works):
-        linked = sorted(targets[i], key=lambda j: _order(reasons[(i, j)], corpus.similarity(i, j), works[j].key))
+        linked = sorted(targets[i], key=lambda j: _order(reasons[(i, j)], scores[(i, j)], works[j].key))
         out[work.key] = tuple(Link(works[j].key, "; ".join(reasons[(i, j)])) for j in linked)
     return out
 
@@ -120,9 +121,11 @@ def _similar_content(
                 chosen.append(j)
                 have.add(j)
         pairs.update((min(i, j), max(i, j)) for j in chosen)
-    for i, j in sorted(pairs):
+    ordered = sorted(pairs)
+    terms = corpus.shared_terms(ordered)
+    for i, j in ordered:
         # No score in the text: a new paper shifts every TF-IDF weight, and printing the score
         # would rewrite (and make Sphinx re-read) pages whose related papers did not change.
-        reason = f"similar content (shared terms: {', '.join(corpus.shared_terms(i, j))})"
+        reason = f"similar content (shared terms: {', '.join(terms[(i, j)])})"
         reasons[(i, j)].append(reason)
         reasons[(j, i)].append(reason)

@@ -30,16 +30,34 @@ class Corpus:
         """(similarity, index) of paper i's nearest others, most similar first (ties by index)."""
         return self._neighbours[i]
 
-    def similarity(self, i: int, j: int) -> float:
-        for score, other in self._neighbours[i]:
-            if other == j:
-                return score
-        return float(self.matrix[i].multiply(self.matrix[j]).sum())
+    def similarities(self, pairs: list[tuple[int, int]]) -> dict[tuple[int, int], float]:
+        """Cosine similarity of each pair: the neighbour score where j is a neighbour of i,
+        else computed, for all pairs in one sparse product (slicing rows pair by pair cost
+        a sixth of generate at 10,000 papers)."""
+        known = {(i, j): s for i, near in enumerate(self._neighbours) for s, j in near}
+        missing = [p for p in dict.fromkeys(pairs) if p not in known]
+        if missing:
+            sums = np.asarray(self._products(missing).sum(axis=1), dtype=np.float64).ravel()
+            known.update(zip(missing, map(float, sums), strict=True))
+        return {p: known[p] for p in pairs}
 
-    def shared_terms(self, i: int, j: int, n: int = 3) -> list[str]:
-        product = self.matrix[i].multiply(self.matrix[j]).tocoo()
-        order = np.lexsort((product.col, -product.data))[:n]
-        return [str(self.terms[product.col[k]]) for k in order]
+    def shared_terms(self, pairs: list[tuple[int, int]], n: int = 3) -> dict[tuple[int, int], list[str]]:
+        """The ``n`` terms contributing most to each pair's similarity (ties by term order)."""
+        products = self._products(pairs)
+        out = {}
+        for row, pair in enumerate(pairs):
+            start, end = products.indptr[row], products.indptr[row + 1]
+            cols, data = products.indices[start:end], products.data[start:end]
+            order = np.lexsort((cols, -data))[:n]
+            out[pair] = [str(self.terms[cols[k]]) for k in order]
+        return out
+
+    def _products(self, pairs: list[tuple[int, int]]) -> Any:
+        """Row r holds the element-wise product of the rows of pair r."""
+        if not pairs:
+            return csr_matrix((0, self.matrix.shape[1]), dtype=np.float32)
+        left, right = (np.fromiter((p[k] for p in pairs), dtype=np.int64, count=len(pairs)) for k in (0, 1))
+        return self.matrix[left].multiply(self.matrix[right]).tocsr()
 
 
 def _nearest(matrix: Any, k: int) -> list[list[tuple[float, int]]]:

@@ -28,10 +28,21 @@ def assign_topics(categories: tuple[str, ...], text: str, topics: tuple[Topic, .
 
 
 def _keyword_hits(topic: Topic, text: str) -> list[int]:
-    """How often each keyword of the topic occurs in ``text`` (at word starts)."""
-    return [len(pattern.findall(text)) for pattern in _patterns(topic.keywords)]
+    """How often each keyword of the topic occurs in ``text`` at a word start, without
+    overlapping itself (as ``re.findall``), found in one scan for all keywords."""
+    counts = dict.fromkeys(topic.keywords, 0)
+    ends = dict.fromkeys(topic.keywords, 0)
+    for match in _starts(topic.keywords).finditer(text):
+        at = match.start()
+        for keyword in topic.keywords:
+            if at >= ends[keyword] and text.startswith(keyword, at):
+                counts[keyword] += 1
+                ends[keyword] = at + len(keyword)
+    return [counts[k] for k in topic.keywords]
 
 
 @lru_cache(maxsize=256)
-def _patterns(keywords: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
-    return tuple(re.compile(rf"\b{re.escape(k)}") for k in keywords)
+def _starts(keywords: tuple[str, ...]) -> re.Pattern[str]:
+    """Every word start where some keyword begins (zero-width, so starts can overlap)."""
+    alternatives = "|".join(re.escape(k) for k in sorted(keywords, key=len, reverse=True))
+    return re.compile(rf"\b(?=(?:{alternatives}))")
