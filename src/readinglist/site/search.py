@@ -26,6 +26,27 @@ PAPER_SECTIONS_LEFT_OUT = ("related-papers", "cite")
 EXCLUDED = ("a.headerlink", *(f"[{PAPER}] > section > section#{s}" for s in PAPER_SECTIONS_LEFT_OUT))
 
 
+STALE = ".readinglist-search-stale"  # left by a build whose index is to be made after Sphinx exits
+
+
+def needed(site: Path, pages_written: int) -> bool:
+    """A build that wrote no page leaves the index as it was (Pagefind cannot update one)."""
+    return pages_written > 0 or not (site / BUNDLE / ENTRY).is_file()
+
+
+def mark_stale(site: Path) -> None:
+    (site / STALE).write_text("Pagefind's index is older than the pages\n", encoding="utf-8")
+
+
+def index_if_stale(site: Path) -> bool:
+    """Index ``site`` if a build marked its index stale; True if it did."""
+    if not (site / STALE).is_file():
+        return False
+    index(site)
+    (site / STALE).unlink()
+    return True
+
+
 def command(site: Path) -> list[str]:
     """``python -m pagefind``: found through this interpreter, so no PATH lookup and no download."""
     excluded = [arg for selector in EXCLUDED for arg in ("--exclude-selectors", selector)]

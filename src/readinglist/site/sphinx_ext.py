@@ -33,6 +33,7 @@ from . import bibcache, linklist, search
 from .manifest import RECORDS
 
 logger = logging.getLogger(__name__)
+_written: WeakKeyDictionary[Sphinx, int] = WeakKeyDictionary()  # documents written by this build
 _navigation: WeakKeyDictionary[Sphinx, dict[tuple[str, tuple[tuple[str, Any], ...]], Any]] = WeakKeyDictionary()
 
 
@@ -143,8 +144,24 @@ def _search_page(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]:
         yield "search", {}, "search.html"
 
 
+def _collect_again(app: Sphinx) -> None:
+    gc.freeze()
+    gc.enable()
+
+
+def _count_written(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    _written[app] = _written.get(app, 0) + 1
+
+
 def _index_search(app: Sphinx, exception: BaseException | None) -> None:
     if exception is not None or app.builder.name not in SEARCH_BUILDERS or not app.config.readinglist_search:
+        return
+    site = Path(app.outdir)
+    if not search.needed(site, _written.get(app, 0)):
+        logger.info("[readinglist] search: no page changed, Pagefind index kept")
+        return
+    if app.config.readinglist_search_later:  # ``readinglist build`` indexes once Sphinx's memory is freed
+        search.mark_stale(site)
         return
     try:
         search.index(Path(app.outdir))
@@ -190,16 +207,23 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("readinglist_root", "..", "env", types=[str])
     app.add_config_value("readinglist_generate", True, "", types=[bool])
     app.add_config_value("readinglist_search", True, "", types=[bool])  # False: keep the last index
+    app.add_config_value("readinglist_search_later", False, "", types=[bool])
     _register_pybtex_plugins()
     app.connect("config-inited", _myst_settings)
     linklist.setup(app)
     # Fewer collections of the youngest generation: doctrees are large trees of small objects
     # that live until written, and the default threshold (700) spent a sixth of a build in GC.
+    # No collection at all while Sphinx unpickles its environment (millions of objects, none
+    # garbage: 5 s of a no-op rebuild at 10,000 papers); frozen once loaded, they are not scanned.
     gc.set_threshold(50_000, 50, 100)
+    app.connect("config-inited", lambda app, config: gc.disable(), priority=900)  # just before the loading
+    app.connect("builder-inited", _collect_again, priority=50)
+    app.connect("build-finished", lambda app, exception: gc.unfreeze())  # collectable again (test runs)
     # Before sphinxcontrib-bibtex (priority 500) reads the bibliography the generator writes.
     app.connect("builder-inited", _generate, priority=100)
     app.connect("config-inited", _add_templates)
     app.connect("doctree-resolved", _resolve_links)
+    app.connect("doctree-resolved", _count_written)
     app.connect("html-page-context", _share_navigation, priority=400)  # before the theme's (500)
     app.connect("build-finished", _copy_records)
     app.connect("builder-inited", _no_sphinx_index)
