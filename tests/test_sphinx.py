@@ -335,3 +335,16 @@ def test_related_papers_in_other_builders(app) -> None:
     related = text.split("Related papers")[1].split("Cite")[0]
     assert "* " in related and " — " in related  # a plain bullet list, with the reasons
     assert "readinglist-links" not in text
+
+
+def test_pages_outside_the_toctree_share_one_navigation(built) -> None:
+    outdir = Path(built.outdir)
+
+    def sidebar(page: Path) -> Node:
+        return parse_html(page).find("div", cls="sidebar-tree")
+
+    papers = [sidebar(outdir / "papers" / f"{key}.html") for key in WORKS]
+    assert len({repr([(n.tag, n.attrs, n.words()) for n in s.iter()]) for s in papers}) == 1  # the same tree
+    assert not papers[0].find_all(cls="current")  # no paper is in the toctree: nothing marked current
+    topics = sidebar(outdir / "topics" / "index.html")  # a page in the toctree gets its own, marked
+    assert "Topics" in " ".join(n.words() for n in topics.find_all(cls="current"))

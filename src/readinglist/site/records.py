@@ -36,4 +36,7 @@ def records(library: Library) -> list[dict[str, Any]]:
 
 
 def records_json(library: Library) -> str:
-    return json.dumps(records(library), indent=2, ensure_ascii=False) + "\n"
+    """A JSON list with one record per line: readable and diffable, and written by json's C
+    encoder (``indent`` falls back to the pure-Python one: 2 s of generate at 10,000 papers)."""
+    lines = [json.dumps(record, ensure_ascii=False) for record in records(library)]
+    return "[\n" + ",\n".join(lines) + "\n]\n"

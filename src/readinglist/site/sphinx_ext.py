@@ -1,4 +1,4 @@
-"""The Sphinx adapter: the only module that imports Sphinx.
+"""The Sphinx adapter: with ``linklist`` (its directive), the only module that imports Sphinx.
 
 ``setup()`` only registers. When a build starts, the generator brings docs/ up to date
 (so a plain ``sphinx-build docs OUT``, as Read the Docs runs it, builds the whole list);
