@@ -348,3 +348,11 @@ def test_pages_outside_the_toctree_share_one_navigation(built) -> None:
     assert not papers[0].find_all(cls="current")  # no paper is in the toctree: nothing marked current
     topics = sidebar(outdir / "topics" / "index.html")  # a page in the toctree gets its own, marked
     assert "Topics" in " ".join(n.words() for n in topics.find_all(cls="current"))
+
+
+def test_generated_pages_register_no_targets(built) -> None:
+    """Sphinx scans every registered target for every document it reads: none per paper or author."""
+    std = built.env.domaindata["std"]
+    targets = [*std["labels"], *std["anonlabels"]]
+    assert not [t for t in targets if t.startswith(("paper-", "author-", "cite-"))], targets
+    assert len(targets) < 30  # the landing page's, the listings' and Sphinx's own

@@ -65,7 +65,7 @@ def _section(author: Author, by_key: dict[str, Paper]) -> dict[str, object]:
             " a different person with the same name. They are kept, and listed apart below with the evidence"
         )
     return {
-        "name": Md(f"[{md_text(author.name)}]{{#author-{author.id}}}"),
+        "name": Md(f"{{readinglist-anchor}}`author-{author.id}`{md_text(author.name)}"),
         "intro": intro + ".",
         "items": link_list([(p, "") for p in papers if p.key not in flagged]),
         "flagged": link_list([(by_key[k], why) for k, why in sorted(flagged.items())]),
