@@ -14,7 +14,7 @@ from ..latex import ascii_fold
 from ..model import Paper
 from .environment import render
 from .escape import Md, md_text
-from .links import AUTHORS, link_list, plural, url
+from .links import AUTHORS, link_list, newest_first, plural, url
 
 OTHER = "other"  # last names that do not start with a letter a-z once accents are folded
 TOP = 20  # the most frequent authors, listed on the index page
@@ -57,7 +57,7 @@ def _letter_page(letter: str, members: list[Author], by_key: dict[str, Paper]) -
 
 def _section(author: Author, by_key: dict[str, Paper]) -> dict[str, object]:
     flagged = {f.key: f.evidence for f in author.flags}
-    papers = _newest_first([by_key[k] for k in author.papers])
+    papers = newest_first([by_key[k] for k in author.papers])
     intro = plural(len(papers), "paper")
     if flagged:
         intro += (
@@ -84,7 +84,3 @@ def _index_page(library: Library, groups: dict[str, list[Author]]) -> str:
         ],
         top=[Md(f"[{md_text(a.name)}]({urls[a.id]}) ({plural(len(a.papers), 'paper')})") for a in top],
     )
-
-
-def _newest_first(papers: list[Paper]) -> list[Paper]:
-    return sorted(papers, key=lambda p: (-(p.work.year or 0), p.key))

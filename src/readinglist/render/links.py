@@ -47,6 +47,10 @@ def _link_item(paper: Paper, reason: str, years: bool) -> dict[str, object]:
     return {"doc": f"{PAPERS}/{paper.slug}", "title": display_title(paper), "year": year, "reason": clean(reason)}
 
 
+def newest_first(papers: list[Paper]) -> list[Paper]:
+    return sorted(papers, key=lambda p: (-(p.work.year or 0), p.key))
+
+
 def display_title(paper: Paper) -> str:
     """The title as text; a title with no visible character would leave a page without a name."""
     return clean(to_text(paper.work.title)) or UNTITLED

@@ -11,7 +11,7 @@ from .authors import author_pages, author_urls
 from .bibliography import BIBFILE, sanitized_bib
 from .environment import render
 from .escape import Md
-from .links import PAPERS, TOPICS, display_title, link_list, one_line, paper_url, plural, url
+from .links import PAPERS, TOPICS, display_title, link_list, newest_first, one_line, paper_url, plural, url
 from .notes import Note
 from .paper import paper_page
 
@@ -47,14 +47,10 @@ def card(paper: Paper) -> dict[str, Any]:
     }
 
 
-def _newest_first(papers: list[Paper]) -> list[Paper]:
-    return sorted(papers, key=lambda p: (-(p.work.year or 0), p.key))
-
-
 def topic_pages(library: Library) -> dict[str, str]:
     pages = {}
     for topic in library.topics:
-        members = _newest_first([p for p in library.papers if topic.id in p.topics])
+        members = newest_first([p for p in library.papers if topic.id in p.topics])
         pages[f"{TOPICS}/{topic.id}.md"] = render(
             "topic.md.j2",
             label=Md(f"topic-{topic.id}"),
