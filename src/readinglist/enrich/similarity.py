@@ -66,12 +66,16 @@ def _nearest(matrix: Any, k: int) -> list[list[tuple[float, int]]]:
     transposed = matrix.T.tocsc()
     for start in range(0, n, BLOCK):
         block = (matrix[start : start + BLOCK] @ transposed).toarray().astype(np.float32)
-        for row, scores in enumerate(block):
-            scores[start + row] = 0.0
-            top = np.argpartition(-scores, min(k, n - 1))[:k] if n > k else np.arange(n)
-            ranked = sorted((float(round(scores[j], 6)), int(j)) for j in top if scores[j] > 0)
-            ranked.sort(key=lambda pair: (-pair[0], pair[1]))
-            out.append(ranked)
+        block[np.arange(len(block)), np.arange(start, start + len(block))] = 0.0
+        # Each row's k best, then ordered by score (descending) and index, for the whole block at once.
+        top = np.argpartition(-block, min(k, n - 1), axis=1)[:, :k] if n > k else np.tile(np.arange(n), (len(block), 1))
+        scores = np.round(np.take_along_axis(block, top, axis=1), 6)  # float32, as the scores are
+        order = np.lexsort((top, -scores), axis=1)
+        top, scores = np.take_along_axis(top, order, axis=1), np.take_along_axis(scores, order, axis=1)
+        out.extend(
+            [(float(s), int(j)) for s, j in zip(row_scores, row_top, strict=True) if s > 0]
+            for row_scores, row_top in zip(scores.tolist(), top.tolist(), strict=True)
+        )
     return out
 
 
