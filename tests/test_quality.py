@@ -15,7 +15,7 @@ from readinglist.enrich import summary
 from readinglist.enrich.pipeline import Library, enrich
 from readinglist.enrich.taxonomy import load_taxonomy
 from readinglist.model import SourceRef, Work
-from readinglist.site.generate import build_library
+from readinglist.site.assemble import build_library
 from readinglist.site.records import records
 
 REPO = Path(__file__).resolve().parent.parent

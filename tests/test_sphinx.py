@@ -356,3 +356,22 @@ def test_generated_pages_register_no_targets(built) -> None:
     targets = [*std["labels"], *std["anonlabels"]]
     assert not [t for t in targets if t.startswith(("paper-", "author-", "cite-"))], targets
     assert len(targets) < 30  # the landing page's, the listings' and Sphinx's own
+
+
+def test_a_second_build_of_the_same_app_keeps_the_index(built) -> None:
+    """Pages written are counted per build: an app that builds again (as sphinx-autobuild's do) with
+    nothing changed leaves Pagefind's index alone."""
+    entry = Path(built.outdir) / "pagefind" / "pagefind-entry.json"
+    before = entry.stat().st_mtime_ns
+    built.build()
+    assert entry.stat().st_mtime_ns == before
+
+
+def test_a_stale_mark_forces_a_new_index(tmp_path: Path) -> None:
+    from readinglist.site import search
+
+    (tmp_path / search.BUNDLE).mkdir()
+    (tmp_path / search.BUNDLE / search.ENTRY).write_text("{}", encoding="utf-8")
+    assert not search.needed(tmp_path, 0)
+    search.mark_stale(tmp_path)  # left by a `readinglist build` whose Pagefind run failed
+    assert search.needed(tmp_path, 0)

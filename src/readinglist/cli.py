@@ -67,7 +67,7 @@ def _build(args: argparse.Namespace, config: Config) -> int:
 
 
 def _export(args: argparse.Namespace, config: Config) -> int:
-    from .site.generate import build_library
+    from .site.assemble import build_library
     from .site.records import records_json
 
     library, _, _ = build_library(config)

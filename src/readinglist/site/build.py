@@ -23,7 +23,7 @@ def sphinx_args(config: Config, out: Path, jobs: str = "1", search: bool = True)
 def run(config: Config, out: Path, jobs: str = "1", search: bool = True) -> int:
     """Sphinx in its own process, then Pagefind: the two never hold their memory at once
     (at 10,000 papers, 1.9 GB and 1.8 GB)."""
-    status = subprocess.run([sys.executable, "-m", "sphinx", *sphinx_args(config, out, jobs, search)], check=False)
-    if status.returncode == 0 and search:
+    sphinx = subprocess.run([sys.executable, "-m", "sphinx", *sphinx_args(config, out, jobs, search)], check=False)
+    if sphinx.returncode == 0 and search:
         index_if_stale(out)
-    return status.returncode
+    return sphinx.returncode

@@ -18,7 +18,6 @@ from .manifest import read_manifest, sync
 
 if TYPE_CHECKING:
     from ..enrich.pipeline import Library
-    from ..render.notes import Note
 
 # Folders under docs/ that never hold a page of the "About" menu.
 GENERATED_FOLDERS = frozenset({"papers", "topics", "authors", "notes"})
@@ -66,13 +65,6 @@ def _capped(kind: str, lines: list[str], shown: int = 20) -> list[str]:
     return lines[:shown] + extra
 
 
-def build_library(config: Config) -> tuple[Library, dict[str, str], dict[str, Note]]:
-    """Enriched papers, the public BibTeX of each entry (for the copy block) and the notes by slug."""
-    from .assemble import build_library as build  # deferred: see the module docstring
-
-    return build(config)
-
-
 def hand_written_pages(docs: Path) -> list[str]:
     """Docnames of the pages a person wrote in docs/ (guide, architecture, ...), for the menu."""
     owned = read_manifest(docs)
@@ -91,7 +83,7 @@ def run(config: Config, force: bool = False) -> GenerateReport:
     fingerprint = inputs_fingerprint(config, about)
     if not force and is_current(config.docs_path, fingerprint):
         return GenerateReport(None, 0, 0, ())
-    from .assemble import site_files
+    from .assemble import build_library, site_files  # deferred: see the module docstring
 
     library, bibtex, notes = build_library(config)
     written, deleted = sync(config.docs_path, site_files(config, library, notes, bibtex, about))

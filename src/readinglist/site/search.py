@@ -30,8 +30,8 @@ STALE = ".readinglist-search-stale"  # left by a build whose index is to be made
 
 
 def needed(site: Path, pages_written: int) -> bool:
-    """A build that wrote no page leaves the index as it was (Pagefind cannot update one)."""
-    return pages_written > 0 or not (site / BUNDLE / ENTRY).is_file()
+    """A build that wrote no page leaves a complete index as it was (Pagefind cannot update one)."""
+    return pages_written > 0 or (site / STALE).is_file() or not (site / BUNDLE / ENTRY).is_file()
 
 
 def mark_stale(site: Path) -> None:

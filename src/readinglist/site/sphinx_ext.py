@@ -149,6 +149,10 @@ def _collect_again(app: Sphinx) -> None:
     gc.enable()
 
 
+def _start_count(app: Sphinx, env: Any, docnames: Any) -> None:
+    _written[app] = 0  # per build: an app can build more than once (sphinx-autobuild, tests)
+
+
 def _count_written(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     _written[app] = _written.get(app, 0) + 1
 
@@ -223,6 +227,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", _generate, priority=100)
     app.connect("config-inited", _add_templates)
     app.connect("doctree-resolved", _resolve_links)
+    app.connect("env-before-read-docs", _start_count)
     app.connect("doctree-resolved", _count_written)
     app.connect("html-page-context", _share_navigation, priority=400)  # before the theme's (500)
     app.connect("build-finished", _copy_records)
