@@ -51,8 +51,8 @@ def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_sco
     works = sorted(works, key=lambda w: w.key)
     texts = [plain_text(w) for w in works]
     corpus = build_corpus(texts)
-    versions = version_groups(works)
     ids = name_ids(name for w in works for name in page_authors(w))
+    versions = version_groups(works, corpus, ids)
     related = related_links(works, corpus, versions, ids, top_k, min_score)
     slug_of = slugs(w.key for w in works)
     inferred = categories.infer(texts, [w.categories for w in works], [w.key for w in works], corpus)

@@ -1,9 +1,21 @@
-"""Cross-links that explain themselves: versions of one system, shared authors, similar content."""
+"""Cross-links that explain themselves: versions of one system, shared authors, similar content.
+
+Everything here stays near-linear in the number of papers, whatever the titles and author
+lists: a shared ``Name:`` prefix alone does not make versions, version groups are linked as
+a band in year order (never all pairs), and a prolific author's papers are ranked from a
+bounded window of them.
+"""
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import defaultdict
+from collections.abc import Iterator
+
+import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
 
 from ..latex import to_text
 from ..model import Link, Work
@@ -12,6 +24,13 @@ from .similarity import Corpus
 
 _SYSTEM = re.compile(r"^([^\s:]{2,40})\s*:")
 MIN_LINKS = 2  # every paper links to at least this many others when the list has them
+# Two papers naming one system are versions only with a listed author in common or text this
+# similar (TF-IDF cosine of title and abstract): the seeds' three FusionStitching papers are
+# 0.33-0.46, unrelated "Name: ..." papers far below.
+SAME_TEXT = 0.3
+VERSION_WINDOW = 2  # versions listed on either side of a paper, in year order: at most 4 per paper
+CANDIDATES = 200  # papers of one author ranked for each of its papers (a window of a longer list)
+NAMES_SHOWN = 10  # shared authors named in a link's reason
 
 
 def system_name(work: Work) -> str:
@@ -23,19 +42,38 @@ def system_name(work: Work) -> str:
     return name if any(c.isupper() or c.isdigit() for c in name[1:]) else ""
 
 
-def version_groups(works: list[Work]) -> dict[str, tuple[str, ...]]:
-    """Key -> the other works naming the same system, ordered by year (unknown years last)."""
-    groups: dict[str, list[Work]] = defaultdict(list)
-    for work in works:
-        name = system_name(work).lower()
-        if name:
-            groups[name].append(work)
+def version_groups(works: list[Work], corpus: Corpus, ids: dict[str, str]) -> dict[str, tuple[str, ...]]:
+    """Key -> its nearest versions by year (older first): works naming the same system, joined
+    by shared listed authors or similar text, directly or through other versions."""
+    edges = list(_version_evidence(works, corpus, [listed_authors(w, ids) for w in works]))
+    rows, cols = (np.fromiter((e[k] for e in edges), dtype=np.int64, count=len(edges)) for k in (0, 1))
+    graph = coo_matrix((np.ones(len(edges), dtype=np.int8), (rows, cols)), shape=(len(works), len(works)))
+    _, labels = connected_components(graph, directed=False)
+    groups: dict[int, list[int]] = defaultdict(list)
+    for i in {i for e in edges for i in e}:
+        groups[int(labels[i])].append(i)
     out: dict[str, tuple[str, ...]] = {}
     for members in groups.values():
-        ordered = sorted(members, key=lambda w: (w.year is None, w.year or 0, w.key))
-        for work in members if len(members) > 1 else ():
-            out[work.key] = tuple(w.key for w in ordered if w.key != work.key)
+        ordered = sorted(members, key=lambda i: (works[i].year is None, works[i].year or 0, works[i].key))
+        for at, i in enumerate(ordered):
+            near = ordered[max(0, at - VERSION_WINDOW) : at] + ordered[at + 1 : at + 1 + VERSION_WINDOW]
+            out[works[i].key] = tuple(works[j].key for j in near)
     return out
+
+
+def _version_evidence(works: list[Work], corpus: Corpus, authors: list[set[str]]) -> Iterator[tuple[int, int]]:
+    """Pairs naming one system that share an author (each paper joined to the author's previous
+    one of that system: a chain, not all pairs) or are among each other's most similar."""
+    names = [system_name(w).lower() for w in works]
+    previous: dict[tuple[str, str], int] = {}
+    for i, name in enumerate(names):
+        if not name:
+            continue
+        for aid in sorted(authors[i]):
+            if (name, aid) in previous:
+                yield previous[(name, aid)], i
+            previous[(name, aid)] = i
+        yield from ((i, j) for score, j in corpus.neighbours(i) if score >= SAME_TEXT and names[j] == name)
 
 
 def listed_authors(work: Work, ids: dict[str, str]) -> set[str]:
@@ -92,14 +130,33 @@ def _shared_authors(
     pairs: set[tuple[int, int]] = set()
     for i in range(len(works)):
         close = {j: s for s, j in corpus.neighbours(i)}
-        others = {j for aid in authors[i] for j in papers_of[aid] if j != i}
+        others = _coauthored(i, authors, papers_of, close)
         ranked = sorted(others, key=lambda j: (-len(authors[i] & authors[j]), -close.get(j, 0.0), works[j].key))
         pairs.update((min(i, j), max(i, j)) for j in ranked[:top_k])
     names = [{ids.get(a, author_id(a)): a for a in w.authors} for w in works]
     for i, j in sorted(pairs):
-        reason = "shared authors: " + ", ".join(names[i][a] for a in sorted(authors[i] & authors[j]))
+        shared = [names[i][a] for a in sorted(authors[i] & authors[j])]
+        more = f" and {len(shared) - NAMES_SHOWN:,} more" if len(shared) > NAMES_SHOWN else ""
+        reason = "shared authors: " + ", ".join(shared[:NAMES_SHOWN]) + more
         reasons[(i, j)].append(reason)
         reasons[(j, i)].append(reason)
+
+
+def _coauthored(i: int, authors: list[set[str]], papers_of: dict[str, list[int]], close: dict[int, float]) -> set[int]:
+    """Papers sharing an author with paper i. Of an author with more than CANDIDATES papers
+    (one person on 20,000 entries would make this quadratic), only those next to i in key
+    order and those among i's most similar papers."""
+    out: set[int] = set()
+    for aid in authors[i]:
+        papers = papers_of[aid]
+        if len(papers) <= CANDIDATES:
+            out.update(papers)
+            continue
+        at = bisect_left(papers, i)
+        out.update(papers[max(0, at - CANDIDATES // 2) : at + CANDIDATES // 2])
+        out.update(j for j in close if aid in authors[j])
+    out.discard(i)
+    return out
 
 
 def _similar_content(
