@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 TEMP_SUFFIX = ".tmp"
@@ -19,13 +20,16 @@ def temp_glob(name: str) -> str:
     return f".{name}.*{TEMP_SUFFIX}"
 
 
-def write_if_changed(path: Path, text: str, durable: bool = True) -> bool:
+def write_if_changed(path: Path, text: str, durable: bool = True, check: Callable[[], object] | None = None) -> bool:
     """Write ``text`` to ``path`` atomically unless it already holds exactly that; True if written.
 
     ``durable`` also flushes the bytes to disk before the rename: needed for refs.bib, not for
     generated pages that the next build rewrites anyway (26,000 fsyncs cost 10 s at 10,000 papers).
     The file keeps its mode; a new file gets the umask's, as ``open()`` would give it (mkstemp's
     0600 would hide the site from a web server running as another user).
+    ``check`` runs just before the rename, when the new bytes are already on disk, so the window
+    in which a change to ``path`` goes unnoticed is as small as it can be; it raises to cancel the
+    write (the temporary file is removed, ``path`` is untouched).
     """
     data = text.encode("utf-8")
     try:
@@ -43,6 +47,8 @@ def write_if_changed(path: Path, text: str, durable: bool = True) -> bool:
             if durable:
                 handle.flush()
                 os.fsync(handle.fileno())
+        if check is not None:
+            check()
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

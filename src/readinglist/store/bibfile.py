@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pybtex.errors
 from pybtex.database import BibliographyData, BibliographyDataError, Entry, Person
-from pybtex.database.input.bibtex import Parser
+from pybtex.database.input.bibtex import DuplicateField, Parser
 from pybtex.exceptions import PybtexError
 from pybtex.scanner import PybtexSyntaxError
 
 from ..errors import ReadingListError
 from ..latex import dump_to_latex, protect_title, to_text
 from ..model import SourceRef, Work
-from .chunks import Chunk, split_chunks, unclosed_entry_line
+from .chunks import Chunk, field_lines, split_chunks, stray_line, unclosed_entry_line
 
 FIELD_ORDER = (
     "title", "inferredtitle", "author", "year", "abstract", "keywords",
@@ -57,13 +57,15 @@ class BibFile:
 
 def load(path: Path) -> BibFile:
     """Parse ``path``; a missing file is an empty store."""
-    if not path.exists():
-        return BibFile(path)
     label = str(path)
     try:
         text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return BibFile(path)
     except UnicodeDecodeError as exc:
         raise ReadingListError("refs.bib is not valid UTF-8", label, exc.object[: exc.start].count(b"\n") + 1) from None
+    except OSError as exc:
+        raise unreadable(path, exc) from None
     chunks = split_chunks(text)
     data = _parse(text, label, chunks)
     for chunk in chunks:
@@ -75,7 +77,26 @@ def load(path: Path) -> BibFile:
             raise ReadingListError(f"unknown entry type @{data.entries[chunk.key].type}", label, chunk.line)
     if len(data.entries) != sum(c.key is not None for c in chunks):
         raise ReadingListError("malformed entries: cannot tell where each entry starts and ends", label)
+    _check_stray_text(chunks, label)
     return BibFile(path, text, chunks, dict(data.entries))
+
+
+def unreadable(path: Path, exc: OSError) -> ReadingListError:
+    """The one-line error for a refs.bib that exists but cannot be read (a folder, no permission)."""
+    return ReadingListError(f"cannot read: {exc.strerror or exc}", path)
+
+
+def _check_stray_text(chunks: list[Chunk], label: str) -> None:
+    """Refuse fields or a "}" between entries: BibTeX would drop them, and hand edits there with them."""
+    for before, chunk in zip([None, *chunks], chunks, strict=False):
+        line = stray_line(chunk)
+        if line is None:
+            continue
+        if before is not None and before.key is not None:
+            end = before.line + before.text.count("\n")
+            message = f"entry {before.key!r} ends here, but text after it (line {line}) looks like part of it"
+            raise ReadingListError(message + " (an extra '}'?)", label, end)
+        raise ReadingListError("text outside any entry looks like a field or a stray '}'", label, line)
 
 
 def _parse(text: str, label: str, chunks: list[Chunk]) -> BibliographyData:
@@ -89,12 +110,31 @@ def _parse(text: str, label: str, chunks: list[Chunk]) -> BibliographyData:
         if unclosed is not None and (line is None or unclosed < line):
             message, line = "entry is never closed (unbalanced braces)", unclosed
         raise ReadingListError(f"BibTeX syntax error: {message}", label, line) from None
+    except DuplicateField as exc:
+        raise _duplicate_field(str(exc), label, chunks) from None
     except BibliographyDataError as exc:
         key = str(exc).rsplit(":", 1)[-1].strip()
         lines = [c.line for c in chunks if c.key is not None and c.key.lower() == key.lower()]
         raise ReadingListError(f"duplicate citation key {key!r}", label, lines[-1] if lines else None) from None
     except PybtexError as exc:
         raise ReadingListError(f"BibTeX error: {exc}", label) from None
+
+
+_DUPLICATE_FIELD = re.compile(r"entry with key (?P<key>.*) has a duplicate (?P<field>\S+) field")
+
+
+def _duplicate_field(message: str, label: str, chunks: list[Chunk]) -> ReadingListError:
+    """pybtex names the entry and field but not the line: find the field's second occurrence."""
+    match = _DUPLICATE_FIELD.fullmatch(message)
+    if match is None:
+        return ReadingListError(f"BibTeX error: {message}", label)
+    key, name = match["key"], match["field"].lower()
+    for chunk in chunks:
+        if chunk.key == key:
+            lines = [line for field_name, line in field_lines(chunk) if field_name == name]
+            line = lines[1] if len(lines) > 1 else chunk.line
+            return ReadingListError(f"entry {key!r} has a duplicate {name!r} field", label, line)
+    return ReadingListError(f"entry {key!r} has a duplicate {name!r} field", label)
 
 
 def entry_to_work(key: str, entry: Entry) -> Work:
@@ -108,7 +148,7 @@ def entry_to_work(key: str, entry: Entry) -> Work:
         title_inferred=bool(title) and fields.get("inferredtitle", "") == title,
         authors=tuple(display_name(p) for p in people if str(p) != "others"),
         et_al=any(str(p) == "others" for p in people),
-        year=int(fields["year"]) if fields.get("year", "").strip().isdigit() else None,
+        year=_year(fields.get("year", "")),
         abstract=fields.get("abstract", ""),
         categories=tuple(c.strip() for c in re.split(r"[,;]", fields.get("keywords", "")) if c.strip()),
         eprint=fields.get("eprint", ""),
@@ -116,6 +156,16 @@ def entry_to_work(key: str, entry: Entry) -> Work:
         entry_type=entry.type.lower(),
         extra=tuple((k, v) for k, v in fields.items() if k.lower() not in known),
     )
+
+
+def _year(value: str) -> int | None:
+    """A year of ASCII digits; anything else ("forthcoming", "²⁰²⁰", "n.d.") is an unknown year.
+
+    ``str.isdigit`` also accepts superscripts, which ``int`` refuses; a 5,000-digit number is
+    refused by ``int`` too.
+    """
+    match = re.fullmatch(r"\s*([0-9]{1,4})\s*", value)
+    return int(match.group(1)) if match else None
 
 
 def display_name(person: Person) -> str:

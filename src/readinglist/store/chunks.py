@@ -72,6 +72,52 @@ def _line_counter(text: str) -> Callable[[int], int]:
     return lambda pos: bisect.bisect_left(newlines, pos) + 1
 
 
+_FIELD_TOKENS = re.compile(r'[{}"]|,\s*([^\s=,{}"#%()]+)\s*=')
+
+
+def field_lines(chunk: Chunk) -> list[tuple[str, int]]:
+    """Each field of an entry chunk as (lower-case name, line), in file order.
+
+    A name counts only between the entry's own braces, outside any value: ``title = {a, b = c}``
+    names one field.
+    """
+    start = _ENTRY_START.match(chunk.text)
+    line_of = _line_counter(chunk.text)
+    depth, quoted, found = 0, False, []
+    for match in _FIELD_TOKENS.finditer(chunk.text, start.end() if start else 0):
+        token = match.group(0)
+        if token in "{}":
+            depth += 1 if token == "{" else -1
+        elif token == '"':
+            quoted = not quoted if depth == 0 else quoted
+        elif depth == 0 and not quoted:
+            found.append((match.group(1).lower(), chunk.line + line_of(match.start(1)) - 1))
+    return found
+
+
+# In the text between entries BibTeX ignores everything, so an extra "}" that closes an entry early
+# silently turns the entry's remaining fields into ignored text. These are the signs of it.
+_FIELD_LIKE = re.compile(r"^[ \t]*[A-Za-z][\w-]*[ \t]*=[ \t]*[{\"0-9]", re.M)
+
+
+def stray_line(chunk: Chunk) -> int | None:
+    """For text between entries: the line of a "}" that closes nothing or of a field, if any.
+
+    Lines starting with ``%`` are comments by convention and are not looked at.
+    """
+    if chunk.key is not None or _ENTRY_START.match(chunk.text):
+        return None
+    lines = chunk.text.split("\n")
+    text = "\n".join("" if line.lstrip().startswith("%") else line for line in lines)
+    depth, offsets = 0, [m.start() for m in _FIELD_LIKE.finditer(text)]
+    for match in re.finditer("[{}]", text):
+        depth += 1 if match.group(0) == "{" else -1
+        if depth < 0:
+            offsets.append(match.start())
+            break
+    return chunk.line + text.count("\n", 0, min(offsets)) if offsets else None
+
+
 def unclosed_entry_line(text: str) -> int | None:
     """The line where the first entry that is never closed starts, if any."""
     pos = 0

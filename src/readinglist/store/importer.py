@@ -14,16 +14,20 @@ from pathlib import Path
 
 from pybtex.database import Entry, Person
 
+from .. import lock
 from ..enrich.titles import working_title
+from ..errors import ReadingListError
 from ..latex import dump_to_latex, protect_title, to_text
+from ..lock import Snapshot
 from ..model import RawRecord, SourceRef, Work
 from ..sources import read_dump
-from ..writer import write_if_changed
+from ..writer import remove_temp_files, write_if_changed
 from . import bibfile
 from .identity import Matcher, Rules
 from .keys import base_key, unique_key
 
 SHOWN_MERGES = 50
+ATTEMPTS = 5  # merges of a refs.bib that keeps changing under the import, before giving up
 
 
 @dataclass(frozen=True)
@@ -44,16 +48,60 @@ class ImportReport:
 
 
 def run(sources: Iterable[Path], bib_path: Path, root: Path, rules: Rules | None = None) -> ImportReport:
-    """Parse every source first (all or nothing), then merge into refs.bib and write it once."""
+    """Parse every source first (all or nothing), then merge into refs.bib and write it once.
+
+    The read-merge-write of refs.bib holds the store's lock, so two imports take turns instead of
+    one dropping the other's entries. An editor takes no lock: if refs.bib changes between the
+    read and the write, the merge starts again from the new file.
+    """
     records = [r for path in sources for r in read_dump(path, _label(path, root))]
+    bib_path.parent.mkdir(parents=True, exist_ok=True)
+    with lock.exclusive(bib_path, "import"):
+        # Under the lock no other import is writing, so any temporary file is a killed one's.
+        remove_temp_files(bib_path.parent, {bib_path.name})
+        for _ in range(ATTEMPTS):
+            try:
+                return _merge_into(records, bib_path, rules or Rules())
+            except _ChangedWhileMerging:
+                continue
+    raise ReadingListError(
+        f"changed {ATTEMPTS} times while the import merged into it; nothing written, run the import again",
+        bib_path,
+    )
+
+
+class _ChangedWhileMerging(Exception):
+    """refs.bib no longer holds the bytes the merge started from (someone saved it meanwhile)."""
+
+
+def _merge_into(records: list[RawRecord], bib_path: Path, rules: Rules) -> ImportReport:
+    # The snapshot comes first: if the file changes before the load, the load sees the new bytes
+    # and the snapshot the old, so the check before the write errs towards merging again.
+    before = _snapshot(bib_path)
     store = bibfile.load(bib_path)
     stored = dict(zip(store.entries, store.works(), strict=True))
-    matcher = Matcher(rules or Rules())
+    matcher = Matcher(rules)
     for work in stored.values():
         matcher.add(work)
     counts, merges = _merge_all(records, matcher)
-    written = _write(store, stored, matcher)
+    written = _write(store, stored, matcher, before)
     return ImportReport(counts["added"], counts["merged"], counts["unchanged"], written, tuple(merges))
+
+
+def _snapshot(path: Path) -> Snapshot | None:
+    try:
+        return Snapshot.of(path)
+    except OSError as exc:
+        raise bibfile.unreadable(path, exc) from None
+
+
+def _unchanged(path: Path, before: Snapshot | None) -> None:
+    try:
+        same = Snapshot.unchanged(path, before)
+    except OSError as exc:
+        raise bibfile.unreadable(path, exc) from None
+    if not same:
+        raise _ChangedWhileMerging
 
 
 def _merge_all(records: list[RawRecord], matcher: Matcher) -> tuple[dict[str, int], list[str]]:
@@ -99,7 +147,7 @@ def _holds(record: Work | None, work: Work, matcher: Matcher) -> bool:
     return record is not None and matcher.alike(record, work)
 
 
-def _write(store: bibfile.BibFile, stored: dict[str, Work], matcher: Matcher) -> bool:
+def _write(store: bibfile.BibFile, stored: dict[str, Work], matcher: Matcher, before: Snapshot | None) -> bool:
     """Re-serialize only changed entries, append new ones; write only if the bytes differ."""
     replaced = {
         key: _update_entry(store.entries[key], old, matcher.works[key])
@@ -110,7 +158,7 @@ def _write(store: bibfile.BibFile, stored: dict[str, Work], matcher: Matcher) ->
     text = store.render(replaced, added) if (replaced or added) else store.text
     if text == store.text and store.path.exists():
         return False
-    return write_if_changed(store.path, text)
+    return write_if_changed(store.path, text, check=lambda: _unchanged(store.path, before))
 
 
 def _name(work: Work) -> str:
