@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from .errors import ReadingListError
 
@@ -48,18 +49,39 @@ class Config:
         return self.root / self.taxonomy
 
     def source_paths(self) -> list[Path]:
-        return sorted(p for pattern in self.sources for p in self.root.glob(pattern))
+        """Regular files only: reading a FIFO or a device would block or never end."""
+        return sorted(p for pattern in self.sources for p in self.root.glob(pattern) if p.is_file())
 
 
 def load_config(root: Path) -> Config:
     path = root / CONFIG_FILE
     if not path.exists():
         return Config(root=root)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ReadingListError(f"invalid TOML: {exc}", path, getattr(exc, "lineno", None)) from None
+    data = read_toml(path)
     return Config(root=root, **_validated(data.get("site", {}), path))
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """A conf/*.toml file, with a one-line ``file:line: problem`` error for anything unreadable."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        line = exc.object[: exc.start].count(b"\n") + 1
+        raise ReadingListError("not valid UTF-8; re-save the file as UTF-8", path, line) from None
+    except OSError as exc:
+        raise ReadingListError(f"cannot read file: {exc.strerror}", path) from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        return _toml_error(exc, path, text)
+
+
+def _toml_error(exc: tomllib.TOMLDecodeError, path: Path, text: str) -> NoReturn:
+    # Python < 3.14 puts the position only in the message: "Invalid value (at line 3, column 5)".
+    match = re.search(r"\(at (?:line (\d+), column \d+|end of document)\)$", str(exc))
+    message = str(exc)[: match.start()].strip() if match else str(exc)
+    line = (int(match.group(1)) if match.group(1) else len(text.splitlines()) or 1) if match else None
+    raise ReadingListError(f"invalid TOML: {message}", path, line) from None
 
 
 def _validated(data: dict[str, Any], path: Path) -> dict[str, Any]:

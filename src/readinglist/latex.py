@@ -8,11 +8,11 @@ from functools import lru_cache
 
 from pylatexenc.latex2text import LatexNodes2Text
 
+from .chars import strip_unsafe
+
 # Characters that LaTeX treats as syntax but scraped text means literally.
 _SPECIALS = re.compile(r"(?<!\\)([%&#_])")
 _DOLLAR = re.compile(r"(?<!\\)\$")
-# Control, zero-width and bidi-override characters: never shown, never stored (Trojan Source).
-INVISIBLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 _URL = re.compile(r"\\url\{[^{}]*\}")
 _BARE_SUPERSCRIPT = re.compile(r"(?<=\w)\^(\d+|\{[^{}]*\})")
 _SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -49,10 +49,11 @@ def dump_to_latex(text: str) -> str:
     """Make dump text (mostly plain, sometimes LaTeX) safe to store in a BibTeX field.
 
     A pair of dollars stays math only if what it encloses reads as math; any other
-    dollar is escaped, so "$5 and $10" stays text.
+    dollar is escaped, so "$5 and $10" stays text. Controls, noncharacters and invisible
+    characters are removed (``chars.py``).
     """
     # BibTeX readers fold whitespace anyway; fold it here so what is stored is what is shown.
-    text = " ".join(INVISIBLE.sub("", unicodedata.normalize("NFC", text)).split())
+    text = " ".join(unicodedata.normalize("NFC", strip_unsafe(text)).split())
     out, pos = [], 0
     for start, end in _math_spans(text):
         out.append(_escape_text(text[pos:start]))

@@ -3,17 +3,18 @@
 CommonMark lets a backslash escape any ASCII punctuation, which disables every
 construct that starts with one: HTML, links, roles, directives, math, fences,
 substitutions and line-leading block markers. Newlines become spaces, so no value
-can start a block of its own; control and bidi-override characters are dropped.
+can start a block of its own; control, noncharacter and bidi characters are dropped
+(``readinglist.chars`` states the policy).
 """
 
 from __future__ import annotations
 
 import re
 
-from ..latex import INVISIBLE
+from ..chars import UNSAFE
 
 _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-_DROP = INVISIBLE
+_DROP = UNSAFE
 _SAFE_TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.\-]{0,39}$")
 
 

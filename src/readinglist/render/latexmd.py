@@ -99,7 +99,7 @@ def _macro(node: LatexMacroNode, out: Converted, prefix: str) -> None:
         out.footnotes.append((label, Md(note.md)))
         out.md += f"[^{label}]"
     else:
-        plain = to_text(inner)
+        plain = drop_invisible(to_text(inner))  # a role's content is printed as it is, never escaped
         role = ROLES[node.macroname]
         _emit(out, f"{{{role}}}`{plain}`" if SIMPLE.match(plain) else _text(plain), plain)
 

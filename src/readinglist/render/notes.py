@@ -1,4 +1,7 @@
-"""Reading the user's notes (``docs/notes/<key>.md``): front matter and where the body starts."""
+"""Reading the user's notes (``docs/notes/<key>.md``): front matter and where the body starts.
+
+The front matter's rules (no aliases, a schema for the keys the site reads) are in ``frontmatter.py``.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from ..chars import strip_unsafe
 from ..errors import ReadingListError
+from ..sources.text import read_regular
+from . import frontmatter
 
 
 @dataclass(frozen=True)
@@ -27,23 +31,17 @@ def load_notes(folder: Path) -> dict[str, Note]:
 
 
 def read_note(path: Path) -> Note:
+    data = read_regular(path, path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ReadingListError(
-            "notes file is not valid UTF-8", path, exc.object[: exc.start].count(b"\n") + 1
-        ) from None
+        raise ReadingListError("notes file is not valid UTF-8", path, data[: exc.start].count(b"\n") + 1) from None
     lines = text.splitlines()
     if not lines or lines[0].strip() != "---":
         return Note(path, 0, {}, bool(text.strip()))
     end = next((i for i, line in enumerate(lines[1:], 1) if line.strip() in ("---", "...")), None)
     if end is None:
         raise ReadingListError("front matter opened with '---' is never closed", path, 1)
-    try:
-        meta = yaml.safe_load("\n".join(lines[1:end])) or {}
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise ReadingListError(f"invalid front matter: {exc}", path, mark.line + 2 if mark else 1) from None
-    if not isinstance(meta, dict):
-        raise ReadingListError("front matter must be a mapping (key: value lines)", path, 2)
+    # Characters the pipeline never keeps go before YAML sees them (PyYAML refuses some).
+    meta = frontmatter.parse(strip_unsafe("\n".join(lines[1:end])), path, 2)
     return Note(path, end + 1, meta, any(line.strip() for line in lines[end + 1 :]))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from ..chars import strip_unsafe
 from ..enrich.pipeline import Library, page_authors
 from ..model import Paper
 from .authors import author_pages, author_urls
@@ -32,7 +33,8 @@ def site_pages(
     pages["bibliography.md"] = render("bibliography.md.j2", count=len(library.papers))
     pages[BIBFILE] = sanitized_bib(library)
     pages["index.md"] = index_page(library, site, about)
-    return pages
+    # Every value is cleaned where it is printed; this pass is the policy's last line (chars.py).
+    return {path: strip_unsafe(text) for path, text in pages.items()}
 
 
 def card(paper: Paper) -> dict[str, Any]:

@@ -1,11 +1,28 @@
-"""Reading a dump file into numbered lines, with clear errors for undecodable input."""
+"""Reading a dump file into numbered lines, with clear errors for undecodable input.
+
+A dump is UTF-8 (with or without a byte-order mark) or, when it starts with one of their
+byte-order marks, UTF-16 or UTF-32 (what Windows editors save as "Unicode"). Characters the
+pipeline never keeps (``readinglist.chars``) are removed from every line as it is read.
+"""
 
 from __future__ import annotations
 
+import codecs
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..chars import strip_unsafe
 from ..errors import ReadingListError
+
+# UTF-32 first: its little-endian mark starts with UTF-16's.
+BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32", "UTF-32"),
+    (codecs.BOM_UTF32_BE, "utf-32", "UTF-32"),
+    (codecs.BOM_UTF16_LE, "utf-16", "UTF-16"),
+    (codecs.BOM_UTF16_BE, "utf-16", "UTF-16"),
+)
 
 
 @dataclass(frozen=True)
@@ -16,29 +33,62 @@ class Line:
 
 def read_lines(path: Path, label: str) -> list[Line]:
     """Return the non-blank lines of ``path``; ``label`` is the name used in errors."""
+    text = _decode(read_regular(path, label), label)
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    kept = [Line(i, s) for i, s in ((i, strip_unsafe(s).strip()) for i, s in enumerate(lines, 1)) if s]
+    if not kept:
+        raise ReadingListError("the file is empty", label, 1)
+    return kept
+
+
+def read_regular(path: Path, label: str | Path) -> bytes:
+    """The bytes of ``path``, refusing anything but a regular file (a FIFO would block forever)."""
     try:
-        data = path.read_bytes()
+        # O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting for one.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise ReadingListError(f"cannot read file: {exc.strerror}", label) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise ReadingListError(f"not a regular file ({_kind(mode)}): cannot read it", label)
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            return handle.read()
+        except OSError as exc:
+            raise ReadingListError(f"cannot read file: {exc.strerror}", label) from None
+
+
+def _kind(mode: int) -> str:
+    kinds = {stat.S_ISDIR: "a directory", stat.S_ISFIFO: "a FIFO", stat.S_ISSOCK: "a socket", stat.S_ISCHR: "a device"}
+    return next((name for test, name in kinds.items() if test(mode)), "a special file")
+
+
+def _decode(data: bytes, label: str) -> str:
     if not data.strip():
         raise ReadingListError("the file is empty", label, 1)
-    if b"\x00" in data:
-        line = _line_of(data, data.index(b"\x00"))
-        raise ReadingListError("binary data (NUL byte): not a text dump", label, line)
+    codec, name = next(((c, n) for bom, c, n in BOMS if data.startswith(bom)), ("utf-8-sig", "UTF-8"))
+    if codec == "utf-8-sig" and b"\x00" in data:  # UTF-16 and UTF-32 are full of NUL bytes
+        raise ReadingListError("binary data (NUL byte): not a text dump", label, _line_of(data, data.index(b"\x00")))
     try:
-        text = data.decode("utf-8-sig")
+        text = data.decode(codec)
     except UnicodeDecodeError as exc:
-        line = _line_of(data, exc.start)
+        line = _line_of(data, exc.start) if name == "UTF-8" else _text_line(data[: exc.start].decode(codec, "replace"))
         raise ReadingListError(
-            f"not valid UTF-8 (byte 0x{data[exc.start]:02x}); re-save the file as UTF-8",
-            label,
-            line,
+            f"not valid {name} (byte 0x{data[exc.start]:02x}); re-save the file as UTF-8", label, line
         ) from None
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    return [Line(i, s.strip()) for i, s in enumerate(lines, 1) if s.strip()]
+    if "\x00" in text:
+        raise ReadingListError(
+            "binary data (NUL character): not a text dump", label, _text_line(text[: text.index("\x00")])
+        )
+    return text
 
 
 def _line_of(data: bytes, offset: int) -> int:
     """The line number of a byte offset, counting \\r\\n, \\n and a lone \\r alike, as the reader splits."""
     head = data[:offset].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     return head.count(b"\n") + 1
+
+
+def _text_line(head: str) -> int:
+    return head.replace("\r\n", "\n").replace("\r", "\n").count("\n") + 1

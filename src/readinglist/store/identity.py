@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-import tomllib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..config import read_toml
 from ..errors import ReadingListError
 from ..latex import ascii_fold, to_text
 from ..model import SourceRef, Work
@@ -68,14 +68,14 @@ class Rules:
 def load_rules(path: Path) -> Rules:
     if not path.exists():
         return Rules()
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ReadingListError(f"invalid TOML: {exc}", path) from None
+    data = read_toml(path)
     groups: dict[str, list[frozenset[str]]] = {}
     for kind in ("same", "different"):
         groups[kind] = []
-        for n, table in enumerate(data.get(kind, []), 1):
+        tables = data.get(kind, [])
+        if not isinstance(tables, list):
+            raise ReadingListError(f"{kind} must be an array of tables ([[{kind}]])", path)
+        for n, table in enumerate(tables, 1):
             records = table.get("records") if isinstance(table, dict) else None
             if not isinstance(records, list) or len(records) < 2 or not all(isinstance(r, str) for r in records):
                 raise ReadingListError(f'[[{kind}]] #{n} needs records = [two or more "file:line" strings]', path)

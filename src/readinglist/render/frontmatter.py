@@ -1,0 +1,156 @@
+"""A note's YAML front matter: parsed without aliases, checked against a small schema.
+
+Notes are written by people, so the front matter is untrusted input like any record:
+
+- Anchors and aliases are refused. A few hundred bytes of nested aliases ("billion
+  laughs") expand to gigabytes once constructed, and notes never need them.
+- Keys must be strings (``1: one`` or ``null: x`` are mistakes, and the fingerprint
+  sorts keys). Values are text, numbers, booleans, dates or lists of them.
+- The keys the site reads have types: ``status`` one of ``STATUSES``, ``tags`` a list
+  of strings, ``title`` a string, ``rating`` an integer from 1 to 5, ``priority`` an
+  integer or a string, ``added`` a date (``2024-05-01`` or any ISO date or date-time).
+  Other keys are the writer's own and are kept.
+
+Every problem is one line naming the note and the line of the offending key.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.composer import ComposerError
+from yaml.events import AliasEvent, CollectionStartEvent, ScalarEvent
+from yaml.nodes import MappingNode, Node, ScalarNode
+
+from ..errors import ReadingListError
+
+STATUSES = ("to-read", "reading", "skimmed", "read", "skipped")
+SCALARS = (str, int, float, bool, datetime.date, type(None))
+STRING_TAG = "tag:yaml.org,2002:str"
+
+
+class NoAliasLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing anchors and aliases before anything is constructed."""
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        if isinstance(event, AliasEvent) or (
+            isinstance(event, ScalarEvent | CollectionStartEvent) and event.anchor is not None
+        ):
+            problem = "anchors and aliases (& and *) are not allowed in front matter"
+            raise ComposerError(None, None, problem, event.start_mark)  # type: ignore[arg-type]
+        return super().compose_node(parent, index)
+
+
+def parse(text: str, path: Path, first_line: int) -> dict[str, Any]:
+    """The mapping in ``text``, the front matter that starts at line ``first_line`` of ``path``."""
+    try:
+        loader = NoAliasLoader(text)  # the reader checks every character here
+        node = loader.get_single_node()
+        if node is None:
+            return {}
+        if not isinstance(node, MappingNode):
+            raise ReadingListError("front matter must be a mapping (key: value lines)", path, first_line)
+        return dict(_pairs(loader, node, path, first_line))
+    except yaml.YAMLError as exc:
+        raise ReadingListError(f"invalid front matter: {_one_line(exc)}", path, _line(exc, text, first_line)) from None
+    except RecursionError:
+        raise ReadingListError("invalid front matter: nested too deeply", path, first_line) from None
+
+
+def _pairs(loader: NoAliasLoader, node: MappingNode, path: Path, first_line: int) -> list[tuple[str, Any]]:
+    pairs = []
+    seen: set[str] = set()
+    for key_node, value_node in node.value:
+        line = key_node.start_mark.line + first_line
+        if not isinstance(key_node, ScalarNode) or key_node.tag != STRING_TAG:
+            shown = key_node.value if isinstance(key_node, ScalarNode) else "a collection"
+            raise ReadingListError(f"front matter key {shown!r} must be a string (quote it)", path, line)
+        key = str(key_node.value)
+        if key in seen:
+            raise ReadingListError(f"front matter key {key!r} appears twice", path, line)
+        seen.add(key)
+        value = loader.construct_object(value_node, deep=True)
+        problem = check(key, value)
+        if problem:
+            raise ReadingListError(f"front matter {key!r}: {problem}", path, line)
+        pairs.append((key, value))
+    return pairs
+
+
+def check(key: str, value: Any) -> str | None:
+    """What is wrong with ``value`` for ``key``, or None."""
+    rule = RULES.get(key, _any_value)
+    return rule(value)
+
+
+def _status(value: Any) -> str | None:
+    return None if value in STATUSES else f"must be one of {', '.join(STATUSES)}, not {value!r}"
+
+
+def _tags(value: Any) -> str | None:
+    if isinstance(value, list) and all(isinstance(t, str) for t in value):
+        return None
+    return "must be a list of strings, such as [pipelines, training] (quote numbers and dates)"
+
+
+def _title(value: Any) -> str | None:
+    return None if isinstance(value, str) else "must be a string (quote it)"
+
+
+def _rating(value: Any) -> str | None:
+    ok = isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 5
+    return None if ok else f"must be a whole number from 1 to 5, not {value!r}"
+
+
+def _priority(value: Any) -> str | None:
+    ok = isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+    return None if ok else f"must be a whole number or a string, not {value!r}"
+
+
+def _added(value: Any) -> str | None:
+    if isinstance(value, datetime.date):
+        return None
+    if isinstance(value, str):
+        try:
+            datetime.datetime.fromisoformat(value)
+            return None
+        except ValueError:
+            pass
+    return f"must be a date such as 2024-05-01, not {value!r}"
+
+
+def _any_value(value: Any) -> str | None:
+    if isinstance(value, SCALARS) or (isinstance(value, list) and all(isinstance(v, SCALARS) for v in value)):
+        return None
+    return "must be text, a number, a date or a list of them"
+
+
+RULES: dict[str, Callable[[Any], str | None]] = {
+    "status": _status,
+    "tags": _tags,
+    "title": _title,
+    "rating": _rating,
+    "priority": _priority,
+    "added": _added,
+}
+
+
+def _one_line(exc: yaml.YAMLError) -> str:
+    if isinstance(exc, yaml.reader.ReaderError):
+        return f"character U+{exc.character:04X} is not allowed in YAML"
+    if isinstance(exc, yaml.MarkedYAMLError):
+        parts = [exc.problem or "", f"({exc.context})" if exc.context else ""]
+        return " ".join(" ".join(part.split()) for part in parts if part)
+    return " ".join(str(exc).split())
+
+
+def _line(exc: yaml.YAMLError, text: str, first_line: int) -> int:
+    if isinstance(exc, yaml.reader.ReaderError):
+        return text[: exc.position].count("\n") + first_line
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    return mark.line + first_line if mark else first_line
