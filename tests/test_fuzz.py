@@ -9,6 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from readinglist.errors import ReadingListError
+from readinglist.render.frontmatter import check
+from readinglist.render.notes import read_note
 from readinglist.sources import read_dump
 from readinglist.store import bibfile, importer
 
@@ -16,7 +18,8 @@ REPO = Path(__file__).resolve().parent.parent
 DUMPS = sorted((REPO / "conf" / "sources").glob("*.txt"))
 BIB = REPO / "refs.bib"
 TOKENS = [b"\n", b"\n\n", b"{", b"}", b"@misc{x,", b"arXiv2020\n", "cs.DC↗\n".encode(), b" et al.\n", b",", b'"',
-          b"\\", b"$", b"%", b"=", b" and ", b"@comment{", b"@string{a={b}}", b"\xff", b"\x00", b"\r"]  # fmt: skip
+          b"\\", b"$", b"%", b"=", b" and ", b"@comment{", b"@string{a={b}}", b"\xff", b"\x00", b"\r",
+          "\ufffe\uffff\u202e\x85".encode(), b"\xff\xfe", b"\xfe\xff"]  # fmt: skip
 
 
 @st.composite
@@ -80,3 +83,23 @@ def test_failed_import_leaves_refs_bib_untouched(tmp_path: Path, data: st.DataOb
         assert bib.read_bytes() == before
     else:
         bibfile.load(bib).works()  # whatever was written reads back
+
+
+YAML_TOKENS = ["status: ", "tags: ", "title: ", "rating: ", "added: ", "1: ", "null: ", "true: ", "~: ", "<<: ", "? ",
+               "&a ", "*a", "!!binary ", "!!set ", "!!python/name:os.system", "[", "]", "{", "}", ", ", "- ", "\n",
+               "\n  ", "\t", "'", '"', "#", "|", ">", "2024-05-01", "read", "3", "\ufffe", "\x01", "---"]  # fmt: skip
+front_matter = st.lists(st.one_of(st.sampled_from(YAML_TOKENS), st.text(st.characters(codec="utf-8"), max_size=4)))
+
+
+@FUZZ
+@given(front_matter.map("".join))
+def test_any_front_matter_loads_within_the_schema_or_fails_in_one_line(tmp_path: Path, front: str) -> None:
+    note = tmp_path / "key.md"
+    note.write_text(f"---\n{front}\n---\nBody.\n", encoding="utf-8")
+    try:
+        meta = read_note(note).meta
+    except ReadingListError as error:
+        assert error.file == str(note) and error.line is not None and "\n" not in str(error)
+    else:
+        assert all(isinstance(key, str) and check(key, value) is None for key, value in meta.items())
+        sorted(meta.items())  # the fingerprint sorts the keys

@@ -89,6 +89,17 @@ def test_escaped_text_renders_as_plain_text_in_myst(text: str) -> None:
     assert shown == [clean(text)] * len(shown) and (shown or not clean(text))
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(STRANGE, st.sampled_from(["`", "``", "\n", "\ufffe", "\x01"])), max_size=8).map("".join))
+@example("x\n``\ufffe``\ny")
+@example("x\n``\x01``\ny")
+def test_a_fenced_block_holds_its_text_whatever_characters_are_dropped(text: str) -> None:
+    doc, warnings = render(fence(text, "text"))
+    blocks = list(doc.findall(nodes.literal_block))
+    assert warnings == "" and len(blocks) == 1
+    assert blocks[0].astext().split() == strip_unsafe(text).split()
+
+
 def _bib_text(text: str) -> str:
     """Text as a person could type it into a braced BibTeX field (a file holds no surrogates)."""
     return "".join(c for c in text if c not in "{}\\@%" and not 0xD800 <= ord(c) <= 0xDFFF)

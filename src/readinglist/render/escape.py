@@ -44,6 +44,7 @@ def safe_token(text: str) -> bool:
 
 def fence(text: str, info: str = "") -> Md:
     """A fenced code block holding ``text`` literally, whatever backticks it contains."""
+    text = _DROP.sub("", text).rstrip()  # first: a dropped character may join two runs of backticks
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     ticks = "`" * max(3, longest + 1)
-    return Md(f"{ticks}{info}\n{_DROP.sub('', text).rstrip()}\n{ticks}")
+    return Md(f"{ticks}{info}\n{text}\n{ticks}")
