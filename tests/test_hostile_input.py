@@ -318,6 +318,16 @@ def _conf_loaders(root: Path) -> list[tuple[Path, object]]:
     ]
 
 
+@pytest.mark.parametrize("data", ["site = 3\n", "topic = 3\n", "topic = [3]\n", "same = 3\n"])
+def test_conf_tables_of_the_wrong_shape_are_errors(noted: Config, data: str) -> None:
+    for path, load in _conf_loaders(noted.root):
+        path.write_text(data, encoding="utf-8")
+        try:
+            load()  # type: ignore[operator]
+        except ReadingListError as error:
+            assert error.file == str(path) and "\n" not in str(error)
+
+
 def test_unreadable_conf_files_are_one_line_errors(noted: Config, monkeypatch: pytest.MonkeyPatch) -> None:
     def denied(self: Path, *args: object, **kwargs: object) -> str:
         raise PermissionError(13, "Permission denied")
@@ -356,6 +366,15 @@ def test_utf16_and_utf32_dumps_with_a_bom_are_decoded(tmp_path: Path, codec: str
     wide.write_bytes((bom + PAIRS.replace("\n", "\r\n")).encode(codec))
     plain.write_text(PAIRS, encoding="utf-8")
     assert read_dump(wide, "x.txt") == read_dump(plain, "x.txt")
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_a_bom_is_named(tmp_path: Path, codec: str) -> None:
+    path = tmp_path / "wide.txt"
+    path.write_bytes(PAIRS.encode(codec))
+    with pytest.raises(ReadingListError, match="UTF-16 without a byte-order mark") as info:
+        read_dump(path, "x.txt")
+    assert info.value.line == 1
 
 
 def test_truncated_utf16_dump_names_the_line(tmp_path: Path) -> None:

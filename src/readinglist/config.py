@@ -57,8 +57,10 @@ def load_config(root: Path) -> Config:
     path = root / CONFIG_FILE
     if not path.exists():
         return Config(root=root)
-    data = read_toml(path)
-    return Config(root=root, **_validated(data.get("site", {}), path))
+    site = read_toml(path).get("site", {})
+    if not isinstance(site, dict):
+        raise ReadingListError("site must be a table ([site] with key = value lines)", path)
+    return Config(root=root, **_validated(site, path))
 
 
 def read_toml(path: Path) -> dict[str, Any]:

@@ -69,7 +69,9 @@ def _decode(data: bytes, label: str) -> str:
         raise ReadingListError("the file is empty", label, 1)
     codec, name = next(((c, n) for bom, c, n in BOMS if data.startswith(bom)), ("utf-8-sig", "UTF-8"))
     if codec == "utf-8-sig" and b"\x00" in data:  # UTF-16 and UTF-32 are full of NUL bytes
-        raise ReadingListError("binary data (NUL byte): not a text dump", label, _line_of(data, data.index(b"\x00")))
+        hint = "; UTF-16 without a byte-order mark? save the file as UTF-8" if _wide(data) else ""
+        line = _line_of(data, data.index(b"\x00"))
+        raise ReadingListError(f"binary data (NUL byte): not a text dump{hint}", label, line)
     try:
         text = data.decode(codec)
     except UnicodeDecodeError as exc:
@@ -82,6 +84,12 @@ def _decode(data: bytes, label: str) -> str:
             "binary data (NUL character): not a text dump", label, _text_line(text[: text.index("\x00")])
         )
     return text
+
+
+def _wide(data: bytes) -> bool:
+    """True when most odd or most even bytes of the start are NUL, as in mostly-ASCII text saved as UTF-16."""
+    head = data[:400]
+    return len(head) >= 8 and any(head[start::2].count(0) * 4 >= len(head) // 2 * 3 for start in (0, 1))
 
 
 def _line_of(data: bytes, offset: int) -> int:
