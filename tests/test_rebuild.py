@@ -64,3 +64,18 @@ def test_readinglist_build_indexes_after_sphinx_exits(tmp_path: Path) -> None:
     assert (out / "pagefind" / "pagefind-entry.json").is_file() and not (out / STALE).exists()
     assert main(["--root", str(root), "build", "--no-search", "--out", str(tmp_path / "bare")]) == 0
     assert not (tmp_path / "bare" / "pagefind").exists()
+
+
+def test_a_build_without_search_leaves_the_index_to_the_next_build(tmp_path: Path) -> None:
+    from readinglist.cli import main
+    from readinglist.site.search import STALE
+    from test_build_safety import _indexed_titles, _retitle
+
+    root = _project(tmp_path, [_record(1, "Paper 1 on graphs", "We propose a system for graphs.", "Ann Lee")])
+    out = tmp_path / "site"
+    assert main(["--root", str(root), "build", "--out", str(out)]) == 0
+    _retitle(root, 1, "Lattice sieving at scale")
+    assert main(["--root", str(root), "build", "--no-search", "--out", str(out)]) == 0
+    assert (out / STALE).is_file()  # the pages are newer than the index
+    assert main(["--root", str(root), "build", "--out", str(out)]) == 0
+    assert "Lattice sieving at scale" in _indexed_titles(out) and not (out / STALE).exists()

@@ -1,15 +1,20 @@
 """Command line: ``readinglist import | generate | build | export``.
 
 Each command keeps its logic in a plain ``run()`` of its module; this file only parses
-arguments, prints reports and turns the tool's errors into one line and exit status 1.
+arguments, prints reports and turns the tool's errors into one line and exit status 1
+(and SIGINT or SIGTERM into one line and 130 or 143: no traceback).
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 
 from .config import Config, load_config
 from .errors import ReadingListError
@@ -22,8 +27,12 @@ def _parser() -> argparse.ArgumentParser:
     imp = commands.add_parser("import", help="merge source dumps into refs.bib")
     imp.add_argument("sources", nargs="*", type=Path, help="dump files (default: the configured sources)")
     imp.add_argument("--bib", type=Path, help="the BibTeX store (default: refs.bib)")
-    commands.add_parser("generate", help="write the MyST pages under docs/")
+    generate = commands.add_parser("generate", help="write the MyST pages under docs/")
     build = commands.add_parser("build", help="generate, then build the HTML site")
+    for command in (generate, build):
+        command.add_argument(
+            "--allow-empty", action="store_true", help="let a refs.bib with no entries remove every paper page"
+        )
     build.add_argument("--out", type=Path, default=None, help="output folder (default: docs/_build/html)")
     build.add_argument("-j", "--jobs", default="1", help="parallel Sphinx processes (default: 1)")
     build.add_argument(
@@ -47,9 +56,11 @@ def _import(args: argparse.Namespace, config: Config) -> int:
 
 
 def _generate(args: argparse.Namespace, config: Config) -> int:
-    from .site import generate
+    from .site import build, generate
 
-    for line in generate.run(config).lines():
+    with build.locked(config):
+        report = generate.run(config, allow_empty=args.allow_empty)
+    for line in report.lines():
         print(line)
     return 0
 
@@ -57,10 +68,11 @@ def _generate(args: argparse.Namespace, config: Config) -> int:
 def _build(args: argparse.Namespace, config: Config) -> int:
     from .site import build, generate
 
-    for line in generate.run(config).lines():
-        print(line)
     out = args.out or config.docs_path / "_build" / "html"
-    status = build.run(config, out, args.jobs, search=not args.no_search)
+    with build.locked(config):  # generate, Sphinx and Pagefind: one build of the project at a time
+        for line in generate.run(config, allow_empty=args.allow_empty).lines():
+            print(line, flush=True)  # before Sphinx's own output
+        status = build.run(config, out, args.jobs, search=not args.no_search)
     if status == 0:
         print(f"site built: {out / 'index.html'}")
     return status
@@ -78,14 +90,50 @@ def _export(args: argparse.Namespace, config: Config) -> int:
 COMMANDS = {"import": _import, "generate": _generate, "build": _build, "export": _export}
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised like KeyboardInterrupt so that locks are released and children stopped."""
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise Terminated
+
+
+@contextmanager
+def _sigterm_raises() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():  # only the main thread gets signals
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _error(message: str) -> int:
+    print(f"readinglist: {message}", file=sys.stderr)
+    return 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        config = load_config(args.root.resolve())
-        return COMMANDS[args.command](args, config)
+        with _sigterm_raises():
+            config = load_config(args.root.resolve())
+            return COMMANDS[args.command](args, config)
     except ReadingListError as exc:
-        print(f"readinglist: error: {exc}", file=sys.stderr)
-        return 1
+        return _error(f"error: {exc}")
+    except OSError as exc:
+        if exc.filename is None:
+            raise
+        # An unreadable file, a read-only folder, a directory where a file belongs: say which.
+        return _error(f"error: {exc.filename}: {exc.strerror or exc}")
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return 128 + signal.SIGINT
+    except Terminated:
+        _error("terminated")
+        return 128 + signal.SIGTERM
 
 
 if __name__ == "__main__":

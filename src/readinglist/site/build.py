@@ -1,15 +1,36 @@
-"""``readinglist build``: generate, then sphinx-build to HTML with warnings as errors."""
+"""``readinglist build``: generate, then sphinx-build to HTML with warnings as errors.
+
+One build of a project at a time: ``readinglist generate`` and ``readinglist build`` hold the
+build lock (:func:`locked`) from their first write to their last (generate, Sphinx, Pagefind);
+a second build waits for the first. A plain ``sphinx-build`` takes it in the Sphinx extension.
+"""
 
 from __future__ import annotations
 
-import subprocess
 import sys
+from contextlib import AbstractContextManager
 from pathlib import Path
 
+from .. import lock
 from ..config import Config
+from ..errors import ReadingListError
+from ..writer import remove_temp_files
+from . import child
+from .manifest import RECORDS
 from .search import index_if_stale
 
 SPHINX_FLAGS = ("-b", "html", "-n", "-W", "--keep-going", "-q")
+LOCK = "readinglist-build"  # docs/.readinglist-build.lock (lock.lock_path)
+OUT_TEMPS = {RECORDS}  # the files the tool writes atomically into a site (the extension copies it)
+
+
+def locked(config: Config) -> AbstractContextManager[None]:
+    """The build lock of the project: held for generating the pages and building the site."""
+    try:
+        config.docs_path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ReadingListError(f"cannot create the folder: {exc.strerror}", config.docs_path) from None
+    return lock.exclusive(config.docs_path / LOCK, "build")
 
 
 def sphinx_args(config: Config, out: Path, jobs: str = "1", search: bool = True) -> list[str]:
@@ -22,8 +43,13 @@ def sphinx_args(config: Config, out: Path, jobs: str = "1", search: bool = True)
 
 def run(config: Config, out: Path, jobs: str = "1", search: bool = True) -> int:
     """Sphinx in its own process, then Pagefind: the two never hold their memory at once
-    (at 10,000 papers, 1.9 GB and 1.8 GB)."""
-    sphinx = subprocess.run([sys.executable, "-m", "sphinx", *sphinx_args(config, out, jobs, search)], check=False)
+    (at 10,000 papers, 1.9 GB and 1.8 GB). The caller holds the build lock.
+
+    The extension marks the index stale before Sphinx writes a page (``search.STALE``), so an
+    index that a killed build left behind the pages is made by the next build.
+    """
+    remove_temp_files(out, OUT_TEMPS)  # a copy of records.json interrupted before its rename (under the lock)
+    sphinx = child.run([sys.executable, "-m", "sphinx", *sphinx_args(config, out, jobs, search)])
     if sphinx.returncode == 0 and search:
         index_if_stale(out)
     return sphinx.returncode

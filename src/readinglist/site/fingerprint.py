@@ -10,6 +10,7 @@ import hashlib
 from pathlib import Path
 
 from ..config import Config
+from ..errors import ReadingListError
 from ..render.notes import read_note
 from .manifest import MANIFEST, read_manifest
 
@@ -20,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parent.parent
 def inputs_fingerprint(config: Config, hand_written: list[str]) -> str:
     digest = hashlib.sha256()
     for path in [config.root / "conf" / "readinglist.toml", config.bib_path, config.taxonomy_path]:
-        digest.update(path.read_bytes() if path.exists() else b"-")
+        digest.update(_read(path))
     for note in sorted(config.notes_path.glob("*.md")) if config.notes_path.is_dir() else []:
         parsed = read_note(note)  # its front matter and whether it has a body show on the page
         digest.update(f"{note.name}|{sorted(parsed.meta.items())!r}|{parsed.has_body}|{parsed.body_line}".encode())
@@ -29,6 +30,16 @@ def inputs_fingerprint(config: Config, hand_written: list[str]) -> str:
         if source.suffix in {".py", ".j2", ".toml"}:
             digest.update(source.read_bytes())
     return digest.hexdigest()
+
+
+def _read(path: Path) -> bytes:
+    """The bytes of an input, ``-`` if it does not exist (the stage that reads it says if that is wrong)."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return b"-"
+    except OSError as exc:  # unreadable, or a directory: one line, not a traceback
+        raise ReadingListError(f"cannot read: {exc.strerror or exc}", path) from None
 
 
 def stamp_text(docs: Path, fingerprint: str) -> str:

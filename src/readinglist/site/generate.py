@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..config import Config
+from ..errors import ReadingListError
 from ..writer import write_if_changed
 from .fingerprint import STAMP, inputs_fingerprint, is_current, stamp_text
-from .manifest import read_manifest, sync
+from .manifest import MANIFEST, read_manifest, remove_interrupted_writes, sync
 
 if TYPE_CHECKING:
     from ..enrich.pipeline import Library
@@ -77,8 +78,14 @@ def hand_written_pages(docs: Path) -> list[str]:
     return found
 
 
-def run(config: Config, force: bool = False) -> GenerateReport:
-    """Bring docs/ up to date; with unchanged inputs, check a fingerprint and stop there."""
+def run(config: Config, force: bool = False, allow_empty: bool = False) -> GenerateReport:
+    """Bring docs/ up to date; with unchanged inputs, check a fingerprint and stop there.
+
+    The caller holds the build lock (``build.locked``). A refs.bib with no entries would delete
+    every paper page: refused unless ``allow_empty`` (or there are no paper pages to lose).
+    """
+    owned = read_manifest(config.docs_path)
+    remove_interrupted_writes(config.docs_path, owned | {MANIFEST, STAMP})
     about = hand_written_pages(config.docs_path)
     fingerprint = inputs_fingerprint(config, about)
     if not force and is_current(config.docs_path, fingerprint):
@@ -86,8 +93,21 @@ def run(config: Config, force: bool = False) -> GenerateReport:
     from .assemble import build_library, site_files  # deferred: see the module docstring
 
     library, bibtex, notes = build_library(config)
+    if not library.papers and not allow_empty:
+        _refuse_empty(config, owned)
     written, deleted = sync(config.docs_path, site_files(config, library, notes, bibtex, about))
     write_if_changed(config.docs_path / STAMP, stamp_text(config.docs_path, fingerprint))
     slugs_in_use = {p.slug for p in library.papers}
     orphans = tuple(sorted(name for name in notes if name not in slugs_in_use and name.lower() != "readme"))
     return GenerateReport(library, written, deleted, orphans)
+
+
+def _refuse_empty(config: Config, owned: set[str]) -> None:
+    """An emptied refs.bib (a failed save, a truncated checkout) must not silently empty the site."""
+    papers = sum(rel.startswith("papers/") for rel in owned)
+    if papers:
+        raise ReadingListError(
+            f"holds no entries; generating would delete all {papers} paper pages"
+            " (pass --allow-empty, or readinglist_allow_empty = True in conf.py, if that is what you want)",
+            config.bib_path,
+        )

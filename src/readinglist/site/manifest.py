@@ -2,7 +2,8 @@
 
 A file that exists but is not in the manifest was written by a person; it is never touched.
 The manifest is widened before new files are written and narrowed after stale ones are
-deleted, so an interrupted run leaves a state the next run repairs.
+deleted, so an interrupted run leaves a state the next run repairs; the temporary files of
+writes a kill interrupted are removed when the next run starts (:func:`remove_interrupted_writes`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import json
 from pathlib import Path, PurePosixPath
 
 from ..errors import ReadingListError
-from ..writer import write_if_changed
+from ..writer import remove_temp_files, write_if_changed
 
 MANIFEST = ".readinglist-manifest.json"
 PROTECTED = ("notes",)  # folders under docs/ that hold only people's files
@@ -31,7 +32,7 @@ def read_manifest(docs: Path) -> set[str]:
 
 def write_manifest(docs: Path, files: set[str]) -> None:
     text = json.dumps({"generator": "readinglist", "files": sorted(files)}, indent=1) + "\n"
-    write_if_changed(docs / MANIFEST, text)
+    _write(docs / MANIFEST, text, durable=True)
 
 
 def is_owned_path(rel: str) -> bool:
@@ -57,8 +58,7 @@ def sync(docs: Path, pages: dict[str, str]) -> tuple[int, int]:
                 f"{rel} exists but was not written by readinglist; move it away to let the generator own it", docs
             )
     write_manifest(docs, owned | set(pages))
-    _remove_interrupted_writes(docs, owned | set(pages))
-    written = sum(write_if_changed(docs / rel, text, durable=False) for rel, text in sorted(pages.items()))
+    written = sum(_write(docs / rel, text) for rel, text in sorted(pages.items()))
     stale = sorted(owned - set(pages))
     for rel in stale:
         (docs / rel).unlink(missing_ok=True)
@@ -66,10 +66,20 @@ def sync(docs: Path, pages: dict[str, str]) -> tuple[int, int]:
     return written, len(stale)
 
 
-def _remove_interrupted_writes(docs: Path, files: set[str]) -> None:
-    """Delete temporary files an interrupted write left beside files the generator owns."""
-    for folder in {(docs / rel).parent for rel in files}:
-        for tmp in folder.glob(".*.tmp") if folder.is_dir() else ():
-            target = tmp.name[1:].rsplit(".", 2)[0]
-            if (folder / target).relative_to(docs).as_posix() in files:
-                tmp.unlink(missing_ok=True)
+def _write(path: Path, text: str, durable: bool = False) -> bool:
+    try:
+        return write_if_changed(path, text, durable=durable)
+    except OSError as exc:  # a read-only docs/ folder, a full disk: the error names the file, not a temporary
+        raise ReadingListError(f"cannot write: {exc.strerror or exc}", path) from None
+
+
+def remove_interrupted_writes(docs: Path, files: set[str]) -> int:
+    """Delete the temporary files interrupted writes of ``files`` (paths under ``docs``) left.
+
+    Only while holding the build lock: a live write's temporary file looks like a dead one's.
+    """
+    names: dict[Path, set[str]] = {}
+    for rel in files:
+        path = docs / rel
+        names.setdefault(path.parent, set()).add(path.name)
+    return sum(remove_temp_files(folder, group) for folder, group in names.items())

@@ -8,11 +8,11 @@ memory is its own and is freed as soon as it exits, before the build returns.
 from __future__ import annotations
 
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 from ..errors import ReadingListError
+from . import child
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"  # page.html (marks the body), search.html
 BUNDLE = "pagefind"  # the index's folder in the site; search.html loads pagefind/pagefind-ui.js from it
@@ -26,7 +26,9 @@ PAPER_SECTIONS_LEFT_OUT = ("related-papers", "cite")
 EXCLUDED = ("a.headerlink", *(f"[{PAPER}] > section > section#{s}" for s in PAPER_SECTIONS_LEFT_OUT))
 
 
-STALE = ".readinglist-search-stale"  # left by a build whose index is to be made after Sphinx exits
+# Written before Sphinx writes the first page of a build, removed only once Pagefind has indexed
+# the pages: a build killed at any point in between leaves it, and the next build indexes.
+STALE = ".readinglist-search-stale"
 
 
 def needed(site: Path, pages_written: int) -> bool:
@@ -35,6 +37,7 @@ def needed(site: Path, pages_written: int) -> bool:
 
 
 def mark_stale(site: Path) -> None:
+    site.mkdir(parents=True, exist_ok=True)
     (site / STALE).write_text("Pagefind's index is older than the pages\n", encoding="utf-8")
 
 
@@ -43,7 +46,6 @@ def index_if_stale(site: Path) -> bool:
     if not (site / STALE).is_file():
         return False
     index(site)
-    (site / STALE).unlink()
     return True
 
 
@@ -60,8 +62,11 @@ def index(site: Path) -> str:
     the article), so the theme's navigation, sidebars and footer cost neither memory nor index size.
     """
     shutil.rmtree(site / BUNDLE, ignore_errors=True)  # Pagefind never deletes the fragments of an old index
-    result = subprocess.run(command(site), capture_output=True, text=True, check=False)
+    result = child.run(command(site), capture=True)
     if result.returncode != 0 or not (site / BUNDLE / ENTRY).is_file():
         output = (result.stdout + result.stderr).strip()[-2000:] or "(no output)"
         raise ReadingListError(f"Pagefind failed (exit status {result.returncode}):\n{output}", site)
+    # missing_ok: a build that did not hold the build lock (a second plain sphinx-build) may have
+    # indexed and removed the mark first.
+    (site / STALE).unlink(missing_ok=True)
     return result.stdout

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import posixpath
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -24,12 +25,13 @@ from sphinx.util import logging
 from sphinx.writers.html5 import HTML5Translator
 
 from .. import __version__
+from ..config import Config as SiteConfig
 from ..config import load_config
 from ..errors import ReadingListError
 from ..render import links
 from ..render.mathml import fallback, to_mathml
-from ..writer import write_if_changed
-from . import bibcache, linklist, search
+from ..writer import remove_temp_files, write_if_changed
+from . import bibcache, build, linklist, search
 from .manifest import RECORDS
 
 logger = logging.getLogger(__name__)
@@ -42,16 +44,67 @@ def _root(app: Sphinx) -> Path:
 
 
 def _generate(app: Sphinx) -> None:
-    if not app.config.readinglist_generate:  # ``readinglist build`` has just generated
+    if not app.config.readinglist_generate:  # ``readinglist build`` has just generated (and holds the lock)
         return
     from . import generate  # deferred: scikit-learn and friends take a second to import
 
     try:
-        report = generate.run(load_config(_root(app)))
-    except ReadingListError as exc:
-        raise ExtensionError(str(exc)) from None
+        config = load_config(_root(app))
+        _lock_build(app, config)
+        remove_temp_files(Path(app.outdir), build.OUT_TEMPS)
+        report = generate.run(config, allow_empty=app.config.readinglist_allow_empty)
+    except (ReadingListError, OSError) as exc:
+        _unlock_build(app, exc)
+        message = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) else str(exc)
+        raise ExtensionError(message) from None
     for line in report.lines():
         logger.info("[readinglist] %s", line)
+
+
+# The build lock (see ``build.locked``), held from generating until the build has finished. Apps
+# of one process share one hold: a test or sphinx-autobuild's second app never waits for the first.
+_lock_holders: WeakKeyDictionary[Sphinx, Path] = WeakKeyDictionary()
+_held: dict[Path, ExitStack] = {}
+
+
+def _lock_build(app: Sphinx, config: SiteConfig) -> None:
+    if config.docs_path not in _held:
+        with ExitStack() as stack:
+            stack.enter_context(build.locked(config))
+            _held[config.docs_path] = stack.pop_all()
+    _lock_holders[app] = config.docs_path
+
+
+def _unlock_build(app: Sphinx, exception: BaseException | None) -> None:
+    path = _lock_holders.pop(app, None)
+    if path is not None and path not in _lock_holders.values():
+        _held.pop(path).close()
+
+
+# In the output folder while Sphinx writes: Sphinx saves its environment before it writes the pages,
+# so after a build killed while writing it would write only the pages whose sources are newer than
+# their HTML, not those that only depend on changed pages (toctrees, titles). Found by the next
+# build, the mark has it write every page again.
+WRITING = ".readinglist-writing"
+_interrupted: WeakKeyDictionary[Sphinx, bool] = WeakKeyDictionary()
+
+
+def _check_interrupted(app: Sphinx) -> None:
+    _interrupted[app] = (Path(app.outdir) / WRITING).is_file()
+
+
+def _write_all_if_interrupted(app: Sphinx, env: Any) -> list[str]:
+    Path(app.outdir).mkdir(parents=True, exist_ok=True)
+    (Path(app.outdir) / WRITING).write_text("a build is writing this folder\n", encoding="utf-8")
+    if not _interrupted.pop(app, False):
+        return []
+    logger.info("[readinglist] the last build was interrupted: every page is written again")
+    return sorted(env.found_docs)
+
+
+def _writing_done(app: Sphinx, exception: BaseException | None) -> None:
+    if exception is None:
+        (Path(app.outdir) / WRITING).unlink(missing_ok=True)
 
 
 def _copy_records(app: Sphinx, exception: BaseException | None) -> None:
@@ -154,7 +207,10 @@ def _start_count(app: Sphinx, env: Any, docnames: Any) -> None:
 
 
 def _count_written(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    _written[app] = _written.get(app, 0) + 1
+    count = _written.get(app, 0)
+    if count == 0 and app.builder.name in SEARCH_BUILDERS:  # before the first page is written
+        search.mark_stale(Path(app.outdir))  # whether or not this build indexes (--no-search)
+    _written[app] = count + 1
 
 
 def _index_search(app: Sphinx, exception: BaseException | None) -> None:
@@ -168,7 +224,7 @@ def _index_search(app: Sphinx, exception: BaseException | None) -> None:
         search.mark_stale(site)
         return
     try:
-        search.index(Path(app.outdir))
+        search.index(site)  # and removes the stale mark
     except ReadingListError as exc:  # an error, not a warning: a site without its index is broken
         raise ExtensionError(str(exc)) from None
     logger.info("[readinglist] search: Pagefind index written to %s", Path(app.outdir) / search.BUNDLE)
@@ -212,6 +268,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("readinglist_generate", True, "", types=[bool])
     app.add_config_value("readinglist_search", True, "", types=[bool])  # False: keep the last index
     app.add_config_value("readinglist_search_later", False, "", types=[bool])
+    app.add_config_value("readinglist_allow_empty", False, "", types=[bool])  # see generate.run
     _register_pybtex_plugins()
     app.connect("config-inited", _myst_settings)
     linklist.setup(app)
@@ -225,6 +282,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", lambda app, exception: gc.unfreeze())  # collectable again (test runs)
     # Before sphinxcontrib-bibtex (priority 500) reads the bibliography the generator writes.
     app.connect("builder-inited", _generate, priority=100)
+    app.connect("builder-inited", _check_interrupted)
+    app.connect("env-updated", _write_all_if_interrupted)
+    app.connect("build-finished", _writing_done, priority=800)
+    app.connect("build-finished", _unlock_build, priority=900)  # last: after Pagefind
     app.connect("config-inited", _add_templates)
     app.connect("doctree-resolved", _resolve_links)
     app.connect("env-before-read-docs", _start_count)
