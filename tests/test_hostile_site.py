@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 from sphinx.cmd.build import build_main
 
+from readinglist.chars import strip_unsafe
 from readinglist.latex import dump_to_latex, protect_title, to_text
 from readinglist.model import RawRecord, SourceRef
 from readinglist.render.escape import clean
@@ -208,7 +209,8 @@ LATEX_ACTIVE = "\\{}$~^"
 @given(st.text(alphabet=st.characters(blacklist_characters=LATEX_ACTIVE, blacklist_categories=("Cs",))))
 def test_text_without_latex_is_shown_exactly(text: str) -> None:
     """With no LaTeX-active character, the projection the pages are checked against is the text itself."""
-    assume("--" not in text and "``" not in text and "''" not in text and "?`" not in text and "!`" not in text)
+    shown = strip_unsafe(text)  # a dropped character may join two backticks into a quote ligature
+    assume("--" not in shown and "``" not in shown and "''" not in shown and "?`" not in shown and "!`" not in shown)
     expected = clean(unicodedata.normalize("NFC", text))
     assert latex_to_md(dump_to_latex(text)).plain == expected
 
