@@ -239,6 +239,20 @@ def test_two_builds_at_once_take_turns(project: Path, tmp_path: Path) -> None:
     assert set(TITLES.values()) <= _indexed_titles(out)
 
 
+def test_a_plain_sphinx_build_waits_for_a_running_build(project: Path, tmp_path: Path) -> None:
+    from readinglist.config import load_config
+    from readinglist.site.build import locked
+
+    log = tmp_path / "sphinx.err"
+    args = [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(project / "docs"), str(tmp_path / "html")]
+    with locked(load_config(project)), log.open("wb") as err:  # as `readinglist build` holds it
+        sphinx = subprocess.Popen(args, stderr=err)
+        _wait(lambda: "waiting for another build" in log.read_text() or sphinx.poll() is not None, "Sphinx")
+        assert sphinx.poll() is None and not (project / "docs" / "papers").exists()  # waits before generating
+    assert sphinx.wait() == 0
+    assert (project / "docs" / "papers" / "hostile0.md").is_file() and (tmp_path / "html" / "index.html").is_file()
+
+
 @pytest.fixture
 def umask_022() -> Iterator[None]:
     previous = os.umask(0o022)

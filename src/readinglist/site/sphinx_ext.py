@@ -55,7 +55,7 @@ def _generate(app: Sphinx) -> None:
         report = generate.run(config, allow_empty=app.config.readinglist_allow_empty)
     except (ReadingListError, OSError) as exc:
         _unlock_build(app, exc)
-        message = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) else str(exc)
+        message = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) and exc.filename else str(exc)
         raise ExtensionError(message) from None
     for line in report.lines():
         logger.info("[readinglist] %s", line)
