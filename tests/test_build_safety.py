@@ -170,6 +170,7 @@ def test_a_kill_after_sphinx_wrote_the_pages_does_not_leave_the_index_stale(proj
     out = project / "docs" / "_build" / "html"
     assert "Lattice sieving at scale" in (out / "papers" / "hostile1.html").read_text(encoding="utf-8")
     assert "Lattice sieving at scale" not in _indexed_titles(out)  # the kill came before Pagefind
+    assert (out / STALE).is_file()  # marked before the pages were written
     _build(project)
     assert "Lattice sieving at scale" in _indexed_titles(out)
     assert not (out / STALE).exists()

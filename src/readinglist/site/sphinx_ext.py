@@ -226,6 +226,7 @@ def _index_search(app: Sphinx, exception: BaseException | None) -> None:
     try:
         search.index(site)  # and removes the stale mark
     except ReadingListError as exc:  # an error, not a warning: a site without its index is broken
+        _unlock_build(app, exc)  # the handlers after this one do not run
         raise ExtensionError(str(exc)) from None
     logger.info("[readinglist] search: Pagefind index written to %s", Path(app.outdir) / search.BUNDLE)
 
@@ -284,7 +285,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", _generate, priority=100)
     app.connect("builder-inited", _check_interrupted)
     app.connect("env-updated", _write_all_if_interrupted)
-    app.connect("build-finished", _writing_done, priority=800)
+    app.connect("build-finished", _writing_done, priority=400)  # the pages are written; before Pagefind
     app.connect("build-finished", _unlock_build, priority=900)  # last: after Pagefind
     app.connect("config-inited", _add_templates)
     app.connect("doctree-resolved", _resolve_links)
