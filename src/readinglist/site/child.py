@@ -21,14 +21,28 @@ PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 GRACE = 10.0  # seconds a child gets to exit after SIGTERM before it is killed
 
 
+def _ask_for_sigterm_when_orphaned() -> None:
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+
+
 def _die_with(parent: int) -> Callable[[], None]:
     def preexec() -> None:  # runs in the child, between fork and exec
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        _ask_for_sigterm_when_orphaned()
         if os.getppid() != parent:  # the parent died before prctl: no signal would ever come
             os._exit(128 + signal.SIGTERM)
 
     return preexec
+
+
+_forks_registered = False
+
+
+def forks_die_with_parent() -> None:
+    """The same for the workers this process forks (Sphinx's ``-j N``); registered once per process."""
+    global _forks_registered
+    if sys.platform == "linux" and not _forks_registered:
+        os.register_at_fork(after_in_child=_ask_for_sigterm_when_orphaned)
+        _forks_registered = True
 
 
 def run(args: Sequence[str], capture: bool = False) -> subprocess.CompletedProcess[str]:

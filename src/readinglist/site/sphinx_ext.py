@@ -31,7 +31,7 @@ from ..errors import ReadingListError
 from ..render import links
 from ..render.mathml import fallback, to_mathml
 from ..writer import remove_temp_files, write_if_changed
-from . import bibcache, build, linklist, search
+from . import bibcache, build, child, linklist, search
 from .manifest import RECORDS
 
 logger = logging.getLogger(__name__)
@@ -271,6 +271,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("readinglist_search_later", False, "", types=[bool])
     app.add_config_value("readinglist_allow_empty", False, "", types=[bool])  # see generate.run
     _register_pybtex_plugins()
+    child.forks_die_with_parent()  # a killed sphinx-build takes its -j workers with it
     app.connect("config-inited", _myst_settings)
     linklist.setup(app)
     # Fewer collections of the youngest generation: doctrees are large trees of small objects
