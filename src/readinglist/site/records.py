@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..chars import strip_unsafe
 from ..enrich.pipeline import Library, page_authors
 from ..render.links import PAPERS, display_title
 
@@ -37,6 +38,7 @@ def records(library: Library) -> list[dict[str, Any]]:
 
 def records_json(library: Library) -> str:
     """A JSON list with one record per line: readable and diffable, and written by json's C
-    encoder (``indent`` falls back to the pure-Python one: 2 s of generate at 10,000 papers)."""
-    lines = [json.dumps(record, ensure_ascii=False) for record in records(library)]
+    encoder (``indent`` falls back to the pure-Python one: 2 s of generate at 10,000 papers).
+    Record text passes the character policy here too (``chars``): it is data for other tools."""
+    lines = [strip_unsafe(json.dumps(record, ensure_ascii=False)) for record in records(library)]
     return "[\n" + ",\n".join(lines) + "\n]\n"
