@@ -1,6 +1,7 @@
 """Benchmark readinglist on a synthetic reading list of N works (issue 5).
 
     python benchmarks/bench.py --n 1000 [--out DIR] [--keep] [--json PATH] [--browser]
+    python benchmarks/bench.py --budget [--n 10000] [--build]   (benchmarks/budget.py)
 
 Every step runs in its own subprocess, as a user runs it, and is timed with its peak
 memory: import, generate twice, a full build (-j 1 and -j 3), a no-op rebuild, a rebuild
@@ -43,6 +44,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if "--budget" in argv:  # the resource budget of hostile inputs (issue 9): benchmarks/budget.py
+        import budget
+
+        return budget.main([a for a in argv if a != "--budget"])
     args = parse(argv)
     root = args.out or Path(tempfile.mkdtemp(prefix=f"readinglist-bench-{args.n}-"))
     if args.out and args.out.exists() and any(args.out.iterdir()):

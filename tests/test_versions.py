@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from readinglist.enrich import related
+from readinglist.enrich import authors, related
 from readinglist.enrich.pipeline import Library, enrich
 from readinglist.enrich.related import VERSION_WINDOW, version_groups
 from readinglist.enrich.similarity import NEIGHBOURS, build_corpus
@@ -132,3 +132,13 @@ def test_version_links_are_symmetric_capped_and_need_the_same_name(papers: list[
     for key, others in versions.items():
         assert len(others) <= 2 * VERSION_WINDOW
         assert all(key in versions[o] and name_of[o].lower() == name_of[key].lower() != "" for o in others)
+
+
+def test_best_matches_in_blocks_are_the_one_at_a_time_closest() -> None:
+    """A profile's namesake check ranks its papers in blocks (a 10,000-paper profile made a
+    10,000 x 10,000 matrix); the blocks give what one paper at a time gives."""
+    rng = random.Random(3)
+    texts = [" ".join(rng.choice(RNG_WORDS[:60]) for _ in range(12)) for _ in range(40)]
+    corpus, keys = build_corpus(texts), [f"k{i:02d}" for i in range(40)]
+    core, rows = list(range(0, 40, 2)), list(range(40))
+    assert authors._best_matches(rows, core, keys, corpus) == [authors._closest(i, core, keys, corpus) for i in rows]

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..latex import ascii_fold
 from ..store.keys import RESERVED
-from .similarity import Corpus
+from .similarity import BLOCK, Corpus
 
 # A paper is far from a profile's main field when its best match there is below this share
 # of how well the field's own papers match each other (the median of their best matches).
@@ -86,11 +86,9 @@ def mixed_profile_flags(
     if len(core) < 2:
         return main, ()
     typical = statistics.median(_closest_within(core, keys, corpus))
+    far = [i for i in members if categories[i] and archive(categories[i][0]) != main and not coauthored[i]]
     flags = []
-    for i in members:
-        if not categories[i] or archive(categories[i][0]) == main or coauthored[i]:
-            continue
-        closest, score = _closest(i, core, keys, corpus)
+    for i, (closest, score) in zip(far, _best_matches(far, core, keys, corpus), strict=True):
         if score < FAR_RATIO * typical:
             flags.append(
                 Flag(
@@ -103,19 +101,34 @@ def mixed_profile_flags(
     return main, tuple(flags)
 
 
+def _best_matches(rows: list[int], core: list[int], keys: list[str], corpus: Corpus) -> list[tuple[int, float]]:
+    """For each paper of ``rows``, the paper of ``core`` (not itself) most similar to it and that
+    similarity (ties: the later key), a block of rows at a time: a profile of 10,000 papers
+    needs BLOCK x 10,000 numbers at once, not 10,000 x 10,000 (nor one product per paper)."""
+    rank = np.argsort(np.argsort([keys[j] for j in core], kind="stable"), kind="stable")
+    at = {j: n for n, j in enumerate(core)}
+    right = corpus.matrix[core].T.tocsc()
+    out: list[tuple[int, float]] = []
+    for start in range(0, len(rows), BLOCK):
+        chunk = rows[start : start + BLOCK]
+        scores = (corpus.matrix[chunk] @ right).toarray().astype(np.float64)
+        rounded = np.round(scores, 6)
+        for r, i in enumerate(chunk):
+            if i in at:
+                rounded[r, at[i]] = -np.inf
+        best = np.where(rounded == rounded.max(axis=1, keepdims=True), rank, -1).argmax(axis=1)
+        out.extend((core[b], float(scores[r, b])) for r, b in enumerate(best.tolist()))
+    return out
+
+
 def _closest_within(core: list[int], keys: list[str], corpus: Corpus) -> list[float]:
-    """For each paper of ``core``, its similarity to the most similar other one (as ``_closest``),
-    from one product of the core with itself instead of one per paper."""
-    rows = corpus.matrix[core]
-    block = (rows @ rows.T).toarray().astype(np.float64)
-    np.fill_diagonal(block, -np.inf)
-    rank = np.argsort(np.argsort([keys[j] for j in core], kind="stable"), kind="stable")  # ties: the later key
-    best = [int(np.lexsort((rank, np.round(row, 6)))[-1]) for row in block]
-    return [float(block[r, b]) for r, b in enumerate(best)]
+    """For each paper of ``core``, its similarity to the most similar other one."""
+    return [score for _, score in _best_matches(core, core, keys, corpus)]
 
 
 def _closest(i: int, core: list[int], keys: list[str], corpus: Corpus) -> tuple[int, float]:
-    """The paper of ``core`` (other than i) most similar to paper i, and that similarity."""
+    """The paper of ``core`` (other than i) most similar to paper i, and that similarity: the
+    one-at-a-time definition that ``_best_matches`` computes in blocks."""
     others = [j for j in core if j != i]
     scores = (corpus.matrix[others] @ corpus.matrix[i].T).toarray().ravel()
     best = max(range(len(others)), key=lambda n: (round(float(scores[n]), 6), keys[others[n]]))

@@ -1,0 +1,126 @@
+"""Resource budget (issue 9, item 10): hostile inputs cost under 2x the synthetic list.
+
+    python benchmarks/budget.py [--n 10000] [--build] [--only CASE ...] [--json PATH] [--keep]
+    nox -s bench -- --budget [same options]
+
+Each case (benchmarks/hostile.py) is a project of its own; its steps run in subprocesses as
+a user runs them (import, generate, and with --build a full build -j 1), timed with their
+peak memory (the largest process's RSS). Every step of every case is compared with the same
+step of the synthetic list of n works, measured in the same run: a case passes when each
+step takes under BUDGET times the reference's time and peak memory. This is a benchmark,
+not a test: timings depend on the machine and its load, so nothing here runs in pytest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import environment
+import report
+from hostile import CASES, Case
+from measure import Step, run
+
+BUDGET = 2.0
+REFERENCE = "synthetic"
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=10_000, help="works in the synthetic list (default 10000)")
+    parser.add_argument("--build", action="store_true", help="also a full build of each case (slow)")
+    parser.add_argument("--only", nargs="+", choices=[c.name for c in CASES], help="these cases (and the reference)")
+    parser.add_argument("--json", type=Path, help="results file (default benchmarks/results-budget.json)")
+    parser.add_argument("--keep", action="store_true", help="keep the project folders")
+    parser.add_argument("--timeout", type=int, default=900, help="seconds before a step is stopped (default 900)")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    path = args.json or Path(__file__).resolve().parent / "results-budget.json"
+    cases = [c for c in CASES if c.name == REFERENCE or not args.only or c.name in args.only]
+    root = Path(tempfile.mkdtemp(prefix="readinglist-budget-")).resolve()
+    source = environment.source_digest()
+    try:
+        measured = {case.name: measure(case, root / case.name, args) for case in cases}
+    finally:
+        if not args.keep:
+            shutil.rmtree(root, ignore_errors=True)
+    results = verdicts(measured, args.n, {c.name: c.description for c in cases})
+    if environment.source_digest() != source:
+        results["warning"] = "readinglist's source changed during the run: steps measured different code"
+    print(table(results))
+    report.write_json(results, path)
+    print(f"\nresults: {path}" + (f"\nprojects kept: {root}" if args.keep else ""))
+    return 0 if all(c["pass"] for c in results["cases"].values()) else 1
+
+
+def measure(case: Case, root: Path, args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """The case's steps, each as seconds, peak memory and exit code (a failed step is recorded, not fatal)."""
+    root.mkdir(parents=True)
+    case.write(root, args.n)
+    steps = (["import"] if case.imports else []) + ["generate"] + (["build"] if args.build else [])
+    out: dict[str, dict[str, Any]] = {}
+    for name in steps:
+        extra = ["--out", str(root / "site"), "-j", "1"] if name == "build" else []
+        print(f"[budget] {case.name}: {name} ...", file=sys.stderr, flush=True)
+        # timeout(1) stops a blow-up (exit 124): it is recorded as a failure, and the next case runs.
+        cmd = ["timeout", str(args.timeout), sys.executable, "-m", "readinglist", name, *extra]
+        step = run(name, cmd, root, root / f"{name}.log")
+        print(f"[budget] {case.name}: {name}: {step.seconds:.1f} s, {step.peak_rss_mb:.0f} MB", file=sys.stderr)
+        out[name] = _recorded(step)
+        if step.returncode != 0:
+            break  # later steps need this one's output
+    return out
+
+
+def _recorded(step: Step) -> dict[str, Any]:
+    tail = step.output.strip().splitlines()[-3:]
+    return {"seconds": step.seconds, "peak_rss_mb": step.peak_rss_mb, "returncode": step.returncode, "tail": tail}
+
+
+def verdicts(measured: dict[str, dict[str, dict[str, Any]]], n: int, described: dict[str, str]) -> dict[str, Any]:
+    """Each step's ratios to the reference's same step; a case passes when all are under BUDGET."""
+    reference = measured[REFERENCE]
+    cases: dict[str, Any] = {}
+    for name, steps in measured.items():
+        for step, values in steps.items():
+            base = reference.get(step)
+            values["time_ratio"] = values["seconds"] / base["seconds"] if base else None
+            values["memory_ratio"] = values["peak_rss_mb"] / base["peak_rss_mb"] if base else None
+        ok = all(
+            v["returncode"] == 0 and v["time_ratio"] is not None and max(v["time_ratio"], v["memory_ratio"]) < BUDGET
+            for v in steps.values()
+        )
+        cases[name] = {"description": described[name], "steps": steps, "pass": ok}
+    return {"n": n, "budget": BUDGET, "reference": REFERENCE, "machine": environment.describe(), "cases": cases}
+
+
+def table(results: dict[str, Any]) -> str:
+    lines = [
+        "| case | step | time (s) | peak RSS (MB) | time ratio | memory ratio | verdict |",
+        "| --- | --- | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for name, case in results["cases"].items():
+        for step, v in case["steps"].items():
+            figures = [f"{v['seconds']:.1f}", f"{v['peak_rss_mb']:.0f}", report.fmt(v["time_ratio"])]
+            figures.append(report.fmt(v["memory_ratio"]))
+            lines.append(f"| {name} | {step} | {' | '.join(figures)} | {_verdict(name, v, results)} |")
+    return "\n".join(lines)
+
+
+def _verdict(case: str, v: dict[str, Any], results: dict[str, Any]) -> str:
+    if v["returncode"] != 0:
+        return "FAIL (stopped by the timeout)" if v["returncode"] == 124 else f"FAIL (exit {v['returncode']})"
+    if case == results["reference"]:
+        return "reference"
+    return "PASS" if max(v["time_ratio"], v["memory_ratio"]) < results["budget"] else "FAIL"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
