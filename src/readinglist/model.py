@@ -21,9 +21,34 @@ class SourceRef:
     line: int
     owner: str = field(default="", compare=False)
     why: str = field(default="", compare=False)
+    # What kind of source the file is: one of SOURCE_KINDS. Shown to readers ("BibTeX: mine.bib:120").
+    kind: str = field(default="profile", compare=False)
 
     def render(self) -> str:
         return f"{self.file}:{self.line}"
+
+
+# Source kinds, and how a page names each (with the file:line where there is one).
+SOURCE_KINDS = {
+    "profile": "author profile",
+    "bibtex": "BibTeX",
+    "csl-json": "CSL-JSON",
+    "arxiv": "arXiv API",
+    "crossref": "Crossref",
+}
+
+
+@dataclass(frozen=True)
+class Skip:
+    """An entry a reader could not use: reported as ``file:line: key: reason``, never fatal to the rest."""
+
+    file: str
+    line: int
+    key: str
+    reason: str
+
+    def render(self) -> str:
+        return f"{self.file}:{self.line}: {self.key or '(no key)'}: {self.reason}"
 
 
 @dataclass(frozen=True)
@@ -36,7 +61,24 @@ class RawRecord:
     et_al: bool = False
     year: int | None = None
     abstract: str = ""
-    categories: tuple[str, ...] = ()
+    categories: tuple[str, ...] = ()  # arXiv categories only (cs.DC); a user's keywords are ``keywords``
+    key: str = ""  # the citation key the source gave, if any (kept when valid)
+    entry_type: str = ""  # BibTeX/BibLaTeX type, lower case (article, inproceedings, online, ...)
+    doi: str = ""  # bare DOI, 10.xxxx/...
+    eprint: str = ""  # arXiv id as given (version suffix kept)
+    url: str = ""
+    keywords: tuple[str, ...] = ()  # the user's keywords: tags, not categories
+    # Other bibliographic fields, BibTeX-named (journal, booktitle, publisher, editor, volume,
+    # pages, school, month, note, ...), values as LaTeX text: venues and what a citation needs.
+    fields: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class ReadResult:
+    """What a reader made of one file: the records it could read and the entries it skipped."""
+
+    records: tuple[RawRecord, ...]
+    skipped: tuple[Skip, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -54,7 +96,10 @@ class Work:
     eprint: str = ""
     sources: tuple[SourceRef, ...] = ()
     entry_type: str = "misc"
-    extra: tuple[tuple[str, str], ...] = ()
+    extra: tuple[tuple[str, str], ...] = ()  # every other field of the entry, as stored (venue, editor, ...)
+    doi: str = ""
+    url: str = ""
+    keywords: tuple[str, ...] = ()  # the user's keywords: shown as tags
 
 
 @dataclass(frozen=True)
