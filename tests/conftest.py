@@ -1,7 +1,16 @@
-"""Shared fixtures: the repository's seed dumps, a seed-imported refs.bib, and Sphinx's test roots."""
+"""Shared fixtures: the seed reading list, a seed-imported refs.bib, and Sphinx's test roots.
+
+The seed list is a frozen copy under tests/fixtures/seeds/ (dumps, conf/, refs.bib, docs/
+essentials), never the repository's live files: adding a paper to this repository's own
+refs.bib, or a dump to its conf/sources/, must keep the suite green.
+"""
 
 from __future__ import annotations
 
+import os
+import shutil
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,8 +20,12 @@ import pytest
 # runs without those addopts (``pytest -o addopts=''``).
 pytest_plugins = ("sphinx.testing.fixtures",)
 
-REPO = Path(__file__).resolve().parent.parent
-SOURCES_DIR = REPO / "conf" / "sources"
+# The repository's own reading list: what the tests must never read or write (see _live_list_untouched).
+_REPO = Path(__file__).resolve().parent.parent
+LIVE_LIST = tuple(str(_REPO / name) for name in ("refs.bib", ".refs.bib.lock", "conf", "docs"))
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+SEEDS = FIXTURES / "seeds"  # a reading-list project: refs.bib, conf/ (with the dumps), docs/ essentials
+SOURCES_DIR = SEEDS / "conf" / "sources"
 SEED_NAMES = ("jun-yang", "wei-lin", "xin-liu")
 
 
@@ -32,7 +45,7 @@ def seed_bib_text(tmp_path_factory: pytest.TempPathFactory) -> str:
     from readinglist.store import importer
 
     bib = tmp_path_factory.mktemp("seed-import") / "refs.bib"
-    importer.run(seed_paths(), bib, REPO)
+    importer.run(seed_paths(), bib, SEEDS)
     return bib.read_text(encoding="utf-8")
 
 
@@ -42,3 +55,46 @@ def seed_bib(tmp_path: Path, seed_bib_text: str) -> Path:
     path = tmp_path / "refs.bib"
     path.write_text(seed_bib_text, encoding="utf-8")
     return path
+
+
+def copy_seeds(dest: Path, *, refs: bool = True, sources: bool = True, notes: bool = True) -> Path:
+    """A private copy of the seed project at ``dest``, to import into, generate and build in."""
+    skip = [name for name, keep in (("sources", sources), ("notes", notes), ("refs.bib", refs)) if not keep]
+    shutil.copytree(SEEDS, dest, ignore=shutil.ignore_patterns("README.md", *skip))
+    return dest
+
+
+@pytest.fixture
+def seed_project(tmp_path: Path) -> Path:
+    """A private copy of the seed project, with its committed refs.bib."""
+    return copy_seeds(tmp_path / "seeds")
+
+
+_live_reads: list[str] = []
+
+
+def _is_live(path: str) -> bool:
+    return any(path == top or path.startswith(top + os.sep) for top in LIVE_LIST)
+
+
+def _audit(event: str, args: tuple[object, ...]) -> None:
+    # Every open and every folder listing of this process: a test that reads the live list (a
+    # cwd-relative "refs.bib", a `main([...])` without --root) is caught however it got the path.
+    if event in ("open", "os.listdir", "os.scandir") and args and isinstance(args[0], str | bytes | os.PathLike):
+        path = os.path.abspath(os.fsdecode(args[0]))
+        if _is_live(path):
+            _live_reads.append(path)
+
+
+sys.addaudithook(_audit)
+
+
+@pytest.fixture(autouse=True)
+def _live_list_untouched() -> Iterator[None]:
+    """Fail a test that opened or listed this repository's refs.bib, conf/ or docs/."""
+    # Not cleared before the test: what module-scoped fixtures and imports read counts too.
+    yield
+    if _live_reads:
+        found = sorted(set(_live_reads))
+        del _live_reads[:]
+        pytest.fail(f"the test read the repository's own list, not tests/fixtures/seeds: {found[:5]}")

@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from conftest import copy_seeds
+
 playwright = pytest.importorskip("playwright.sync_api")
 CHROMIUM = shutil.which("chromium")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
-REPO = Path(__file__).resolve().parent.parent
 FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
     "--disable-component-update", "--disable-sync",
@@ -27,11 +28,12 @@ FLAGS = [
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The repository's own reading list, built into a temporary folder."""
+    """The seed reading list (tests/fixtures/seeds), copied and built in a temporary folder."""
     from readinglist.cli import main
 
-    out = tmp_path_factory.mktemp("site")
-    assert main(["--root", str(REPO), "build", "--out", str(out)]) == 0
+    project = copy_seeds(tmp_path_factory.mktemp("browser") / "seeds")
+    out = project / "docs" / "_build" / "html"
+    assert main(["--root", str(project), "build", "--out", str(out)]) == 0
     return out
 
 

@@ -8,15 +8,15 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import SEEDS, SOURCES_DIR
 from readinglist.errors import ReadingListError
 from readinglist.render.frontmatter import check
 from readinglist.render.notes import read_note
 from readinglist.sources import read_dump
 from readinglist.store import bibfile, importer
 
-REPO = Path(__file__).resolve().parent.parent
-DUMPS = sorted((REPO / "conf" / "sources").glob("*.txt"))
-BIB = REPO / "refs.bib"
+DUMPS = sorted(SOURCES_DIR.glob("*.txt"))
+BIB = SEEDS / "refs.bib"
 TOKENS = [b"\n", b"\n\n", b"{", b"}", b"@misc{x,", b"arXiv2020\n", "cs.DC↗\n".encode(), b" et al.\n", b",", b'"',
           b"\\", b"$", b"%", b"=", b" and ", b"@comment{", b"@string{a={b}}", b"\xff", b"\x00", b"\r",
           "\ufffe\uffff\u202e\x85".encode(), b"\xff\xfe", b"\xfe\xff"]  # fmt: skip

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import SEEDS, copy_seeds
 from readinglist.config import Config, load_config
 from readinglist.errors import ReadingListError
 from readinglist.latex import to_text
@@ -18,21 +17,15 @@ from readinglist.store import bibfile
 
 MANIFEST = ".readinglist-manifest.json"
 STAMP = ".readinglist-inputs"  # the generator's fingerprint of its inputs
-HAND_WRITTEN = {"conf.py", "guide.md"} | {f"develop/{p.name}" for p in (REPO / "docs" / "develop").glob("*.md")}
+HAND_WRITTEN = {"conf.py", "guide.md"} | {f"develop/{p.name}" for p in (SEEDS / "docs" / "develop").glob("*.md")}
 DAPPLE = "DAPPLE: A Pipelined Data Parallel Approach for Training Large Models"
 
 
 @pytest.fixture
 def site(tmp_path: Path, seed_bib_text: str) -> Config:
-    shutil.copytree(REPO / "conf", tmp_path / "conf")
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    shutil.copy(REPO / "docs" / "conf.py", docs / "conf.py")
-    shutil.copy(REPO / "docs" / "guide.md", docs / "guide.md")
-    shutil.copytree(REPO / "docs" / "develop", docs / "develop")
-    shutil.copytree(REPO / "docs" / "notes", docs / "notes")
-    (tmp_path / "refs.bib").write_text(seed_bib_text, encoding="utf-8")
-    return load_config(tmp_path)
+    root = copy_seeds(tmp_path / "seeds", refs=False)
+    (root / "refs.bib").write_text(seed_bib_text, encoding="utf-8")
+    return load_config(root)
 
 
 def _manifest(config: Config) -> set[str]:

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 from sphinx.cmd.build import build_main
 
+from conftest import SEEDS
 from readinglist.chars import strip_unsafe
 from readinglist.latex import dump_to_latex, protect_title, to_text
 from readinglist.model import RawRecord, SourceRef
@@ -29,7 +30,6 @@ from readinglist.store.bibfile import BibFile
 from readinglist.store.importer import _to_work, bib_name
 from test_escape import FRAGMENTS
 
-REPO = Path(__file__).resolve().parent.parent
 HAZARDS = [
     "<script>alert(1)</script>",
     '<img src=x onerror="alert(2)">',
@@ -56,13 +56,13 @@ URL_ATTRS = {"href", "src", "action", "formaction", "xlink:href", "srcset", "dat
 def _project(tmp: Path, records: list[RawRecord]) -> Path:
     """A reading-list project whose refs.bib holds ``records`` as `readinglist import` stores them."""
     (tmp / "conf").mkdir(parents=True)
-    shutil.copy(REPO / "conf" / "topics.toml", tmp / "conf" / "topics.toml")
+    shutil.copy(SEEDS / "conf" / "topics.toml", tmp / "conf" / "topics.toml")
     (tmp / "conf" / "readinglist.toml").write_text('[site]\ntitle = "Hostile"\n', encoding="utf-8")
     (tmp / "docs").mkdir()
-    shutil.copy(REPO / "docs" / "conf.py", tmp / "docs" / "conf.py")
+    shutil.copy(SEEDS / "docs" / "conf.py", tmp / "docs" / "conf.py")
     for page in ("guide.md",):
-        shutil.copy(REPO / "docs" / page, tmp / "docs" / page)
-    shutil.copytree(REPO / "docs" / "develop", tmp / "docs" / "develop")
+        shutil.copy(SEEDS / "docs" / page, tmp / "docs" / page)
+    shutil.copytree(SEEDS / "docs" / "develop", tmp / "docs" / "develop")
     entries = []
     for n, record in enumerate(records):
         work = _to_work(record)

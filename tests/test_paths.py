@@ -2,28 +2,23 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
 from sphinx.cmd.build import build_main
 
+from conftest import copy_seeds
 from readinglist.config import load_config
 from readinglist.site import generate
 from readinglist.store.keys import MAX_SLUG, RESERVED, is_safe, slugs
 
-REPO = Path(__file__).resolve().parent.parent
 # "foo-201a6b30" is the slug "Foo" would get: a key chosen to collide with it.
 HOSTILE_KEYS = ["../../escape", "..", "CON", "aux", "Foo", "foo-201a6b30", "a/b", "x\\y", "k" * 120, "naïve", "a.b"]
 
 
 def _project(tmp: Path) -> Path:
-    shutil.copytree(REPO / "conf", tmp / "conf", ignore=shutil.ignore_patterns("sources"))
-    (tmp / "docs").mkdir()
-    for name in ("conf.py", "guide.md"):
-        shutil.copy(REPO / "docs" / name, tmp / "docs" / name)
-    shutil.copytree(REPO / "docs" / "develop", tmp / "docs" / "develop")
+    copy_seeds(tmp, refs=False, sources=False, notes=False)
     entries = "".join(
         f"@misc{{{key},\n  title = {{Paper {n}}},\n  author = {{Lee, Ann}},\n  year = {{2020}},\n}}\n\n"
         for n, key in enumerate(HOSTILE_KEYS)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import FIXTURES, SEEDS, copy_seeds
 from readinglist.config import load_config
 from readinglist.enrich import summary
 from readinglist.enrich.pipeline import Library, enrich
@@ -18,8 +18,7 @@ from readinglist.model import SourceRef, Work
 from readinglist.site.assemble import build_library
 from readinglist.site.records import records
 
-REPO = Path(__file__).resolve().parent.parent
-EXPECTED = json.loads((REPO / "tests" / "fixtures" / "seeds.expected.json").read_text(encoding="utf-8"))
+EXPECTED = json.loads((FIXTURES / "seeds.expected.json").read_text(encoding="utf-8"))
 FIELDS = ("title", "title_inferred", "versions", "categories", "categories_inferred", "topics", "tldr", "key_results")
 # Read off the untitled abstracts by hand: the system each one names.
 NAMED_SYSTEMS = {
@@ -36,8 +35,9 @@ NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
 @pytest.fixture(scope="module")
-def seeds() -> Library:
-    library, _, _ = build_library(load_config(REPO))
+def seeds(tmp_path_factory: pytest.TempPathFactory) -> Library:
+    """The frozen seed list (tests/fixtures/seeds), not this repository's live refs.bib."""
+    library, _, _ = build_library(load_config(copy_seeds(tmp_path_factory.mktemp("quality") / "seeds")))
     return library
 
 
@@ -136,7 +136,7 @@ def _library(raw: list[tuple[list[str], list[str], str, str]]) -> Library:
         )
         for n, (words, people, category, system) in enumerate(raw)
     ]
-    return enrich(built, load_taxonomy(REPO / "conf" / "topics.toml"))
+    return enrich(built, load_taxonomy(SEEDS / "conf" / "topics.toml"))
 
 
 @settings(max_examples=60, deadline=None)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, SEED_NAMES, SOURCES_DIR
+from conftest import SEED_NAMES, SEEDS, SOURCES_DIR
 from readinglist.errors import ReadingListError
 from readinglist.model import RawRecord, SourceRef
 from readinglist.sources import read_dump
@@ -71,7 +71,7 @@ def test_label_defaults_to_the_path() -> None:
 @pytest.mark.parametrize("name", SEED_NAMES)
 def test_fixture_agrees_with_the_raw_dump(name: str) -> None:
     """Independent of the parser: each expected record is where it says it is in the dump, verbatim."""
-    raw = (REPO / _label(name)).read_text(encoding="utf-8").split("\n")
+    raw = (SEEDS / _label(name)).read_text(encoding="utf-8").split("\n")
     records = _expected(name)
     nonblank = [i for i, line in enumerate(raw, 1) if line.strip()]
     covered = set()

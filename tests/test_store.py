@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pybtex.database.input.bibtex import Parser
 
-from conftest import REPO, SOURCES_DIR, seed_paths
+from conftest import SEEDS, SOURCES_DIR, seed_paths
 from readinglist.cli import main
 from readinglist.errors import ReadingListError
 from readinglist.latex import to_text
@@ -19,7 +19,7 @@ from readinglist.store import bibfile, importer
 JUN, WEI, XIN = "conf/sources/jun-yang.txt", "conf/sources/wei-lin.txt", "conf/sources/xin-liu.txt"
 
 
-def _import(bib: Path, sources: list[Path] | None = None, root: Path = REPO) -> importer.ImportReport:
+def _import(bib: Path, sources: list[Path] | None = None, root: Path = SEEDS) -> importer.ImportReport:
     return importer.run(seed_paths() if sources is None else sources, bib, root)
 
 
@@ -29,7 +29,7 @@ def _refs(sources: tuple[SourceRef, ...] | list[SourceRef]) -> list[tuple[str, i
 
 
 def _dump_line(label: str, number: int) -> str:
-    return (REPO / label).read_text(encoding="utf-8").split("\n")[number - 1]
+    return (SEEDS / label).read_text(encoding="utf-8").split("\n")[number - 1]
 
 
 def _by_title(works: list[Work], title: str) -> Work:
@@ -49,7 +49,7 @@ def test_fresh_import_counts(tmp_path: Path) -> None:
 
 
 def test_every_record_lands_in_exactly_one_work(seed_bib: Path) -> None:
-    records = [r for path in seed_paths() for r in read_dump(path, path.relative_to(REPO).as_posix())]
+    records = [r for path in seed_paths() for r in read_dump(path, path.relative_to(SEEDS).as_posix())]
     assert len(records) == 30
     provenance = [s for w in bibfile.load(seed_bib).works() for s in w.sources]
     assert _refs(provenance) == _refs([r.source for r in records])

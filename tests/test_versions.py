@@ -4,11 +4,11 @@ however many papers name one system, the version links grow linearly, never all 
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import SEEDS
 from readinglist.enrich import authors, related
 from readinglist.enrich.pipeline import Library, enrich
 from readinglist.enrich.related import VERSION_WINDOW, version_groups
@@ -17,7 +17,7 @@ from readinglist.enrich.taxonomy import load_taxonomy
 from readinglist.model import SourceRef, Work
 
 N = 300
-TOPICS = load_taxonomy(Path(__file__).resolve().parent.parent / "conf" / "topics.toml")
+TOPICS = load_taxonomy(SEEDS / "conf" / "topics.toml")
 RNG_WORDS = [f"w{a}{b}{c}" for a in "abcdefghij" for b in "klmnopqrst" for c in "uvwxyzabcd"]  # 1,000 words
 FUSION = (
     "We propose FusionStitching, a deep learning compiler that fuses memory intensive operators into large "
