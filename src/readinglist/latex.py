@@ -6,7 +6,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from pylatexenc.latex2text import LatexNodes2Text
+from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
 from .chars import strip_unsafe
 
@@ -121,9 +121,32 @@ def _balance_braces(text: str) -> str:
     return "".join(out)
 
 
+# The logos of the TeX family, which pylatexenc knows only as macros to drop ("Literate and for").
+LOGOS = {
+    "TeX": "TeX", "LaTeX": "LaTeX", "LaTeXe": "LaTeX2ε", "BibTeX": "BibTeX", "XeTeX": "XeTeX",
+    "XeLaTeX": "XeLaTeX", "LuaTeX": "LuaTeX", "LuaLaTeX": "LuaLaTeX", "pdfTeX": "pdfTeX",
+    "pdfLaTeX": "pdfLaTeX", "ConTeXt": "ConTeXt", "AmS": "AMS", "AMS": "AMS", "MF": "Metafont",
+    "METAFONT": "METAFONT", "MP": "MetaPost", "BibLaTeX": "BibLaTeX", "TikZ": "TikZ",
+}  # fmt: skip
+# A logo eats the space after it, as in TeX, but "\\LaTeX and" in a title means two words.
+_LOGO_SPACE = re.compile(r"\\(" + "|".join(sorted(LOGOS, key=len, reverse=True)) + r")(?![A-Za-z@])\s+")
+# Macros whose argument is the text itself: only its typeface or line breaking changes.
+KEEP_TEXT = "mbox hbox fbox makebox textsc texttt textsf textup textmd textnormal textrm uppercase lowercase".split()
+
+
+def keep_logo_spaces(latex: str) -> str:
+    """``\\TeX and`` as ``\\TeX{} and``: the space after a logo is kept (see ``_LOGO_SPACE``)."""
+    return _LOGO_SPACE.sub(lambda m: f"\\{m.group(1)}{{}} ", latex) if "\\" in latex else latex
+
+
 @lru_cache(maxsize=1)
 def _converter() -> LatexNodes2Text:
-    return LatexNodes2Text(math_mode="text", strict_latex_spaces=True)
+    context = get_default_latex_context_db()
+    macros = [MacroTextSpec(name, simplify_repl=text) for name, text in LOGOS.items()]
+    macros += [MacroTextSpec(name, discard=False) for name in KEEP_TEXT]
+    macros.append(MacroTextSpec("url", simplify_repl="%s"))  # the address as it is, as the page shows it
+    context.add_context_category("readinglist", macros=macros, prepend=True)
+    return LatexNodes2Text(context, math_mode="text", strict_latex_spaces=True)
 
 
 # What pylatexenc would change; text without any of it is shown as it is.
@@ -144,7 +167,7 @@ def to_text(latex: str) -> str:
     if is_simple(latex):  # as pylatexenc would, 100x faster
         return " ".join(_SIMPLE_PIECE.sub(lambda m: _SIMPLE[m.group(0)], latex).split())
     try:
-        text = _converter().latex_to_text(latex)
+        text = _converter().latex_to_text(keep_logo_spaces(latex))
     except Exception:  # pylatexenc is lenient; never let odd input stop a build
         text = latex
     text = re.sub(r"\^\{?(\d+)\}?", lambda m: m.group(1).translate(_SUPERSCRIPTS), text)
@@ -159,7 +182,7 @@ def is_simple(latex: str) -> bool:
 def latex_piece_text(latex: str) -> str:
     """The text of one LaTeX piece (an accent, ``~``, ``--``), whitespace kept as it is."""
     try:
-        return str(_converter().latex_to_text(latex))
+        return str(_converter().latex_to_text(keep_logo_spaces(latex)))
     except Exception:
         return latex
 

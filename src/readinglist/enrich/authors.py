@@ -28,6 +28,14 @@ from .similarity import BLOCK, Corpus
 FAR_RATIO = 0.5
 
 
+# What a source writes for "and others": the et_al flag, never a person (no "shared authors: et al.").
+_ET_AL = re.compile(r"^(?:and\s+)?(?:et\.?\s*al(?:ii|ia)?\.?|others)$")
+
+
+def is_et_al(name: str) -> bool:
+    return bool(_ET_AL.match(" ".join(ascii_fold(name).replace("~", " ").lower().strip(" ,;{}").split())))
+
+
 def author_id(name: str) -> str:
     """A filesystem-safe id; variants that differ only in accents, case or hyphens share it."""
     folded = ascii_fold(name).lower()

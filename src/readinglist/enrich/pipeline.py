@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..latex import to_text
 from ..model import Paper, Work
 from ..store.keys import slugs
 from . import categories, summary
-from .authors import Flag, author_id, mixed_profile_flags, name_ids
+from .authors import Flag, author_id, is_et_al, mixed_profile_flags, name_ids
 from .related import listed_authors, related_links, system_name, version_groups
 from .similarity import Corpus, build_corpus
 from .taxonomy import Topic
@@ -43,12 +43,19 @@ def page_authors(work: Work) -> tuple[str, ...]:
     return work.authors + tuple(dict.fromkeys(owners))
 
 
+def without_et_al(work: Work) -> Work:
+    """ "et al." or "others" written as an author is the et_al flag: whatever the store let through."""
+    if not any(is_et_al(name) for name in work.authors):
+        return work
+    return replace(work, authors=tuple(n for n in work.authors if not is_et_al(n)), et_al=True)
+
+
 def plain_text(work: Work) -> str:
     return f"{to_text(work.title)}. {to_text(work.abstract)}"
 
 
 def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_score: float = 0.1) -> Library:
-    works = sorted(works, key=lambda w: w.key)
+    works = sorted((without_et_al(w) for w in works), key=lambda w: w.key)
     texts = [plain_text(w) for w in works]
     corpus = build_corpus(texts)
     ids = name_ids(name for w in works for name in page_authors(w))

@@ -4,30 +4,54 @@ sphinxcontrib-bibtex turns ``\\url{...}`` in any field into a link and renders u
 doi and eprint fields as links, whatever their scheme. The copy holds only the fields
 a citation shows, as plain text without LaTeX, and only links that are plainly safe.
 Titles are braced whole, so pybtex keeps their capitals.
+
+It never fails the site: pybtex's plain style warns about a missing required field, and
+``-W`` makes that fatal. So every type maps to one the plain style formats (``bibtypes``),
+BibLaTeX's names are read (``journaltitle``, ``date``, ``location``), a ``crossref``
+parent lends its fields, and an entry that still lacks what its type needs is written
+as ``@misc`` (venue as ``howpublished``). That change is reported by ``generate``, once,
+against the entry's line in refs.bib: never a warning to the reader.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
+from pathlib import Path
 
+from pybtex.bibtex.utils import split_name_list
 from pybtex.database import Person
 
+from ..enrich.authors import is_et_al
 from ..enrich.pipeline import Library
 from ..latex import to_text
 from ..model import Work
+from .bibtypes import PLAIN_TYPE, THESIS_DEFAULT, missing_fields, thesis_type
 from .escape import clean
+from .links import UNTITLED
+from .venue import SAFE_DOI, SAFE_EPRINT, SAFE_URL, doi_of, url_of
 
 BIBFILE = "bibliography.bib"
 TEXT_FIELDS = (
     "year month journal booktitle publisher school institution organization "
-    "edition volume number series pages howpublished address"
+    "edition volume number series pages chapter howpublished address type"
 ).split()
-SAFE_LINKS = {
-    "url": re.compile(r"^https?://[A-Za-z0-9.\-]+(?::\d+)?(?:/[A-Za-z0-9._~%!$&'()*+,;=:@/?#\-]*)?$"),
-    "doi": re.compile(r"^10\.\d{4,9}/[A-Za-z0-9._;()/:\-]+$"),
-    "eprint": re.compile(r"^(?:\d{4}\.\d{4,5}(?:v\d+)?|[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)$"),
-}
-ENTRY_TYPES = {"article", "book", "inproceedings", "incollection", "phdthesis", "mastersthesis", "techreport"}
+ALIASES = {"journaltitle": "journal", "location": "address", "eventtitle": "booktitle"}
+# What a crossref parent lends a child that lacks it (its title becomes the child's booktitle).
+INHERITED = "booktitle publisher address year month editor series volume organization".split()
+VENUES = ("journal", "booktitle", "publisher", "school", "institution", "organization")
+_DATE = re.compile(r"^\s*(\d{4})(?:-(\d{1,2}))?")
+MONTHS = "January February March April May June July August September October November December".split()
+
+
+@dataclass
+class Derived:
+    """One entry of the copy: its plain-style type, fields and people, and why its type changed."""
+
+    kind: str
+    fields: dict[str, str] = field(default_factory=dict)
+    persons: dict[str, list[str]] = field(default_factory=dict)
+    problem: str = ""
 
 
 def bib_text(latex: str) -> str:
@@ -36,32 +60,106 @@ def bib_text(latex: str) -> str:
 
 
 def sanitized_bib(library: Library) -> str:
-    return "".join(_entry(paper.slug, paper.work) for paper in library.papers)
+    works = {p.key: p.work for p in library.papers}
+    return "".join(_format(paper.slug, derive(paper.work, works)) for paper in library.papers)
 
 
-def _entry(slug: str, work: Work) -> str:
-    fields = {"title": "{" + bib_text(work.title) + "}"}
-    people = [_person(name) for name in work.authors] + (["others"] if work.et_al else [])
-    if people:
-        fields["author"] = " and ".join(people)
+def derive(work: Work, works: dict[str, Work]) -> Derived:
+    """The entry as the plain style can format it without a warning, whatever fields it has."""
+    raw = _raw_fields(work, works)
+    out = Derived(PLAIN_TYPE.get(work.entry_type.lower(), "misc"))
+    out.persons = _persons(work, raw.get("editor", ""))
+    out.fields = {"title": "{" + (bib_text(work.title) or UNTITLED) + "}"}
+    out.fields |= {name: text for name in TEXT_FIELDS if (text := bib_text(raw.get(name, "")))}
+    if work.entry_type.lower() in THESIS_DEFAULT:
+        out.fields["type"] = bib_text(thesis_type(work.entry_type.lower(), raw.get("type", "")))
+    out.fields |= _links(work)
+    missing = missing_fields(out.kind, set(out.fields) | set(out.persons))
+    if missing:
+        out.problem = f"@{work.entry_type} has no {' or '.join(missing)}: the bibliography lists it as @misc"
+        venue = next((out.fields[v] for v in VENUES if v in out.fields), "")
+        out.kind = "misc"
+        if venue and "howpublished" not in out.fields:
+            out.fields["howpublished"] = venue
+    return out
+
+
+def _raw_fields(work: Work, works: dict[str, Work]) -> dict[str, str]:
+    """The entry's other fields by BibTeX name: BibLaTeX's aliases, its date, its crossref parent's."""
+    raw = {k.lower(): v for k, v in work.extra}
+    for alias, name in ALIASES.items():
+        if raw.get(alias) and not raw.get(name):
+            raw[name] = raw[alias]
     if work.year:
-        fields["year"] = str(work.year)
-    lowered = {k.lower(): v for k, v in work.extra}
-    for name in TEXT_FIELDS:
-        if lowered.get(name) and name != "year":
-            fields[name] = bib_text(lowered[name])
-    for name, pattern in SAFE_LINKS.items():
-        value = (work.eprint if name == "eprint" else lowered.get(name, "")).strip()
-        if value and pattern.match(value):
-            fields[name] = value
+        raw["year"] = str(work.year)
+    date = _DATE.match(raw.get("date", ""))
+    if date and not raw.get("year"):
+        raw["year"] = date.group(1)
+        if date.group(2) and 1 <= int(date.group(2)) <= 12 and not raw.get("month"):
+            raw["month"] = MONTHS[int(date.group(2)) - 1]
+    parent = works.get(raw.get("crossref", "").strip())
+    if parent is not None and parent is not work:
+        lent = _raw_fields(parent, {}) | {"booktitle": parent.title}
+        raw |= {name: lent[name] for name in INHERITED if lent.get(name) and not raw.get(name)}
+    return raw
+
+
+def _persons(work: Work, editors: str) -> dict[str, list[str]]:
+    people = {
+        "author": [p for p in map(_person, work.authors) if p] + (["others"] if work.et_al else []),
+        "editor": [p for p in (_person(n, True) for n in split_name_list(editors)) if p] if editors.strip() else [],
+    }
+    return {role: names for role, names in people.items() if any(n != "others" for n in names)}
+
+
+def _links(work: Work) -> dict[str, str]:
+    links = {"url": url_of(work), "doi": doi_of(work), "eprint": work.eprint.strip()}
+    patterns = {"url": SAFE_URL, "doi": SAFE_DOI, "eprint": SAFE_EPRINT}
+    return {name: value for name, value in links.items() if value and patterns[name].match(value)}
+
+
+def _format(slug: str, entry: Derived) -> str:
+    fields = dict(entry.fields)
+    for role in ("author", "editor"):
+        if role in entry.persons:
+            fields[role] = " and ".join(entry.persons[role])
     body = "".join(f"  {name} = {{{value}}},\n" for name, value in fields.items())
-    kind = work.entry_type if work.entry_type in ENTRY_TYPES else "misc"
-    return f"@{kind}{{{slug},\n{body}}}\n\n"
+    return f"@{entry.kind}{{{slug},\n{body}}}\n\n"
 
 
-def _person(name: str) -> str:
-    """``Last, First`` with every part braced, so no part can split or reorder the list."""
-    person = Person(bib_text(name).replace(",", " "))
+def _person(name: str, bibtex_form: bool = False) -> str:
+    """``Last, First`` with every part braced, so no part can split or reorder the list.
+
+    A work's authors are display names ("Frank Hutter"); an editor field is BibTeX's own
+    ("Hutter, Frank"), whose commas are kept while pybtex can read them (at most two).
+    """
+    text = bib_text(name)
+    if is_et_al(text):
+        return "others"
+    person = Person(text if bibtex_form and text.count(",") <= 2 else text.replace(",", " "))
     first = " ".join(person.first_names + person.middle_names)
-    last = " ".join(person.prelast_names + person.last_names)
+    last = " ".join(person.prelast_names + person.last_names + person.lineage_names)
+    if not last:
+        return ""
     return f"{{{last}}}, {{{first}}}" if first else f"{{{last}}}"
+
+
+_ENTRY_START = re.compile(r"^[ \t]*@[ \t]*(\w+)[ \t]*[{(][ \t]*([^,\s]+)[ \t]*,", re.M)
+
+
+def problems(library: Library, bib: Path) -> list[str]:
+    """``refs.bib:LINE: key: what the bibliography changed``, for the entries it had to change."""
+    works = {p.key: p.work for p in library.papers}
+    found = [(p.key, derive(p.work, works).problem) for p in library.papers]
+    found = [(key, problem) for key, problem in found if problem]
+    if not found:
+        return []
+    try:
+        text = bib.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    lines = {m.group(2): text.count("\n", 0, m.start()) + 1 for m in _ENTRY_START.finditer(text)}
+    return [
+        f"{bib.name}:{lines[key]}: {key}: {problem}" if key in lines else f"{bib.name}: {key}: {problem}"
+        for key, problem in found
+    ]

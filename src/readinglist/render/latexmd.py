@@ -1,9 +1,10 @@
 """LaTeX in record text, converted on purpose into inline MyST.
 
 ``\\emph``/``\\textit`` become emphasis, ``\\textbf`` strong, ``^{3}`` a superscript,
-``\\url`` a link (http and https only), ``\\footnote`` a footnote and a ``$...$`` that
-reads as math (``latex.is_math``) real math. Every other piece is plain text, escaped
-with ``md_text``: nothing in the record can produce markup of its own.
+``\\url`` a link (http and https only), ``\\footnote`` a footnote, and a ``$...$``,
+``\\(...\\)`` or ``\\[...\\]`` that reads as math (``latex.is_math``) real math; other math
+shows as its text. Every other piece is plain text, escaped with ``md_text``: nothing in the
+record can produce markup of its own.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pylatexenc.latexwalker import (
     LatexWalker,
 )
 
-from ..latex import is_math, is_simple, latex_piece_text, to_text
+from ..latex import is_math, is_simple, keep_logo_spaces, latex_piece_text, to_text
 from .escape import Md, clean, drop_invisible, md_text
 
 ROLES = {"emph": "emphasis", "textit": "emphasis", "textsl": "emphasis", "textbf": "strong"}
@@ -43,7 +44,7 @@ def latex_to_md(latex: str, footnote_prefix: str = "fn") -> Converted:
         return Converted(md_text(to_text(latex)), clean(to_text(latex)), [])
     out = Converted()
     try:
-        nodes = LatexWalker(latex, tolerant_parsing=True).get_latex_nodes()[0]
+        nodes = LatexWalker(keep_logo_spaces(latex), tolerant_parsing=True).get_latex_nodes()[0]
         _walk(nodes or [], out, footnote_prefix)
     except Exception:  # pylatexenc fails on some odd input: show the plain text instead
         return Converted(md_text(to_text(latex)), clean(to_text(latex)), [])
@@ -105,14 +106,20 @@ def _macro(node: LatexMacroNode, out: Converted, prefix: str) -> None:
 
 
 def _math(node: LatexMathNode, out: Converted) -> None:
+    """A formula as math; math beyond the formula subset as its text (λ for ``\\lambda``), not its source."""
     source = node.latex_verbatim()
-    closed = len(source) > 2 and source[0] == source[-1] == "$"
-    content = source.strip("$") if closed else ""
+    opening, closing = node.delimiters or ("", "")
+    closed = bool(opening) and source.startswith(opening) and source.endswith(closing)
+    closed = closed and len(source) > len(opening) + len(closing)
+    content = source[len(opening) : len(source) - len(closing)] if closed else ""
     script = SCRIPT.match(content.strip())
     if script:
         role = "superscript" if script.group(1) == "^" else "subscript"
         _emit(out, f"{{{role}}}`{script.group(2)}`", script.group(2))
     elif closed and is_math(content) and "`" not in content:
         _emit(out, f"{{math}}`{content.strip()}`", content.strip())
+    elif closed:
+        text = to_text(source)
+        _emit(out, _text(text), text)
     else:
         _emit(out, _text(source), source)

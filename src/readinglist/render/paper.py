@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
-
 from ..enrich.categories import category_names
 from ..enrich.pipeline import Library, page_authors
 from ..model import Link, Paper
@@ -12,6 +10,7 @@ from .escape import Md, clean, fence, md_text, safe_token
 from .latexmd import latex_to_md
 from .links import TOPICS, UNTITLED, display_title, json_string, link_list, one_line, url
 from .notes import Note
+from .venue import keywords_of, kind, links, source, venue
 
 
 def paper_page(
@@ -32,7 +31,11 @@ def paper_page(
         authors=Md(", ".join(_author(n, library, authors) for n in page_authors(work) if clean(n))),
         et_al=work.et_al,
         year=str(work.year) if work.year else "unknown",
-        source=_source(paper),
+        kind=kind(work),
+        venue=venue(work),
+        links=links(work),
+        source=source(work),
+        tags=", ".join(keywords_of(work)),
         topics=Md(", ".join(f"[{md_text(topics[t].title)}]({url(f'{TOPICS}/{t}')})" for t in paper.topics)),
         tldr=paper.tldr,
         key_results=list(paper.key_results),
@@ -63,17 +66,6 @@ def _badges(paper: Paper) -> Md:
     if paper.categories_inferred:
         line += "\n\n" + md_text(f"Inferred category (the source gives none): {paper.category_evidence}.")
     return Md(line)
-
-
-def _source(paper: Paper) -> Md:
-    owners = sorted({s.owner for s in paper.work.sources if s.owner})
-    kind = "arXiv listing" if paper.work.categories else "author profile"
-    text = f"{kind}, profile of {', '.join(owners)}" if owners else kind
-    where = ", ".join(f"{PurePosixPath(s.file).name}:{s.line}" for s in paper.work.sources)
-    merged = [f"{PurePosixPath(s.file).name}:{s.line} ({s.why})" for s in paper.work.sources if s.why]
-    if merged:
-        where += "; merged from " + ", ".join(merged)
-    return Md(md_text(text) + (f" ({md_text(where)})" if where else ""))
 
 
 def _notes(paper: Paper, note: Note | None) -> Md:

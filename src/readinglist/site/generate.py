@@ -30,6 +30,7 @@ class GenerateReport:
     written: int
     deleted: int
     orphan_notes: tuple[str, ...]
+    bibliography: tuple[str, ...] = ()  # entries the bibliography lists under another type, and why
 
     def lines(self) -> list[str]:
         if self.library is None:
@@ -37,6 +38,7 @@ class GenerateReport:
         out = [f"{len(self.library.papers)} papers: {self.written} files written, {self.deleted} stale files removed"]
         out += _capped("merged", list(self._merges(self.library)))
         out += _capped("linked", list(self._versions(self.library)))
+        out += _capped("bibliography notes", list(self.bibliography))
         out += [
             f"warning: docs/notes/{name}.md has no paper in refs.bib (kept, not deleted)" for name in self.orphan_notes
         ]
@@ -99,7 +101,9 @@ def run(config: Config, force: bool = False, allow_empty: bool = False) -> Gener
     write_if_changed(config.docs_path / STAMP, stamp_text(config.docs_path, fingerprint))
     slugs_in_use = {p.slug for p in library.papers}
     orphans = tuple(sorted(name for name in notes if name not in slugs_in_use and name.lower() != "readme"))
-    return GenerateReport(library, written, deleted, orphans)
+    from ..render.bibliography import problems
+
+    return GenerateReport(library, written, deleted, orphans, tuple(problems(library, config.bib_path)))
 
 
 def _refuse_empty(config: Config, owned: set[str]) -> None:

@@ -7,7 +7,9 @@ from typing import Any
 
 from ..chars import strip_unsafe
 from ..enrich.pipeline import Library, page_authors
+from ..model import Work
 from ..render.links import PAPERS, display_title
+from ..render.venue import SAFE_DOI, SAFE_EPRINT, SAFE_URL, doi_of, keywords_of, kind, url_of, venue
 
 
 def records(library: Library) -> list[dict[str, Any]]:
@@ -30,10 +32,25 @@ def records(library: Library) -> list[dict[str, Any]]:
             "system": p.system,
             "title_source": "inferred from the abstract" if p.work.title_inferred else "source",
             "url": f"{PAPERS}/{p.slug}.html",
-            "sources": [{"file": s.file, "line": s.line, "owner": s.owner} for s in p.work.sources],
+            "sources": [{"file": s.file, "line": s.line, "owner": s.owner, "kind": s.kind} for s in p.work.sources],
+            "entry_type": p.work.entry_type,
+            "type": kind(p.work),
+            "venue": venue(p.work),
+            "keywords": list(keywords_of(p.work)),
+            **_links(p.work),
         }
         for p in library.papers
     ]
+
+
+def _links(work: Work) -> dict[str, str]:
+    """The addresses the page links to: the same safe ones, empty when the page shows no link."""
+    doi, url = doi_of(work), url_of(work)
+    return {
+        "eprint": work.eprint if SAFE_EPRINT.match(work.eprint.strip()) else "",
+        "doi": doi if SAFE_DOI.match(doi) else "",
+        "link": url if SAFE_URL.match(url) else "",
+    }
 
 
 def records_json(library: Library) -> str:
