@@ -288,7 +288,7 @@ def _edit_dapple(bib: Path) -> tuple[str, str, str]:
         bibfile.load(bib).works(), "DAPPLE: A Pipelined Data Parallel Approach for Training Large Models"
     )
     old = _entry_text(text, dapple.key)
-    new = old.replace("  year = {2020},\n", "").replace("  keywords = {cs.DC},\n", "  keywords = {cs.XX},\n")
+    new = old.replace("  year = {2020},\n", "").replace("  keywords = {cs.DC},\n", "  keywords = {cs.PF},\n")
     new = new.replace("\n}\n", "\n  note = {mine},\n}\n")
     edited = text.replace(old, new, 1).replace("\n\n@misc{", "\n% kept comment\n\n@misc{", 1)
     bib.write_text(edited, encoding="utf-8")
@@ -302,7 +302,7 @@ def test_import_fills_a_deleted_field_and_keeps_edited_ones(seed_bib: Path) -> N
     works = {w.key: w for w in bibfile.load(seed_bib).works()}
     assert len(works) == 28
     assert works[key].year == 2020  # the missing field is filled in from the dump
-    assert works[key].categories == ("cs.XX",)  # the edited field is not overwritten
+    assert works[key].categories == ("cs.PF",)  # the edited field is not overwritten
     assert ("note", "mine") in works[key].extra
     result = seed_bib.read_text(encoding="utf-8")
     assert "% kept comment" in result

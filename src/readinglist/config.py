@@ -20,7 +20,7 @@ class Config:
     description: str = "An annotated reading list of research papers."
     author: str = ""
     bib: str = "refs.bib"
-    sources: tuple[str, ...] = ("conf/sources/*.txt",)
+    sources: tuple[str, ...] = ("conf/sources/*",)  # dumps, .bib and CSL-JSON files alike
     docs: str = "docs"
     taxonomy: str = "conf/topics.toml"
     identity: str = "conf/identity.toml"
@@ -49,8 +49,12 @@ class Config:
         return self.root / self.taxonomy
 
     def source_paths(self) -> list[Path]:
-        """Regular files only: reading a FIFO or a device would block or never end."""
-        return sorted(p for pattern in self.sources for p in self.root.glob(pattern) if p.is_file())
+        """Regular files only: reading a FIFO or a device would block or never end.
+
+        Hidden files and editor backups (``.DS_Store``, ``mine.bib~``) are no sources.
+        """
+        found = {p for pattern in self.sources for p in self.root.glob(pattern) if p.is_file()}
+        return sorted(p for p in found if not p.name.startswith(".") and not p.name.endswith("~"))
 
 
 def load_config(root: Path) -> Config:

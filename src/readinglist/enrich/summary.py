@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .sentences import BACKGROUND, CONTRIBUTION, split_sentences
+from ..sentences import BACKGROUND, CONTRIBUTION, split_sentences
 
 MAX_TLDR_WORDS = 50
 ANAPHORA = re.compile(r"\b(?:this|these|such)\s+(?:problem|issue|challenge|task|limitation)s?\b", re.I)

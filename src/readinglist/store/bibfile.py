@@ -12,24 +12,26 @@ from pathlib import Path
 
 import pybtex.errors
 from pybtex.database import BibliographyData, BibliographyDataError, Entry, Person
-from pybtex.database.input.bibtex import DuplicateField, Parser
+from pybtex.database.input.bibtex import DuplicateField
 from pybtex.exceptions import PybtexError
 from pybtex.scanner import PybtexSyntaxError
 
+from ..bibsyntax import Chunk, field_lines, split_chunks, stray_line, unclosed_entry_line
 from ..errors import ReadingListError
 from ..latex import dump_to_latex, protect_title, to_text
-from ..model import SourceRef, Work
-from .chunks import Chunk, field_lines, split_chunks, stray_line, unclosed_entry_line
+from ..model import Skip, Work
+from ..sources import biblatex
+from ..sources.fields import to_bibtex
+from . import fields
+from .names import StoreParser, display_name, is_others
 
-FIELD_ORDER = (
-    "title", "inferredtitle", "author", "year", "abstract", "keywords",
-    "archiveprefix", "primaryclass", "eprint", "provenance",
-)  # fmt: skip
-ENTRY_TYPES = frozenset(
-    "article book booklet conference inbook incollection inproceedings manual mastersthesis "
-    "misc phdthesis proceedings techreport unpublished online report thesis software dataset".split()
-)
-_PROVENANCE = re.compile(r"^(?P<file>.+?):(?P<line>\d+)(?:\s+\((?P<owner>[^)]*)\))?(?:\s+\[(?P<why>[^\]]*)\])?$")
+# Every entry type of BibTeX and BibLaTeX (the readers' table, with its aliases). ``set`` and
+# ``xdata`` hold data for other entries and are no works.
+ENTRY_TYPES = frozenset(biblatex.ENTRY_TYPES) | biblatex.DATA_ONLY
+# A proceedings' DOI or URL is not its papers': inherited, it would make them all one work.
+_OWN_IDENTIFIERS = frozenset({"doi", "url", "eprint", "isbn", "provenance", "inferredtitle", "abstract"})
+FIELD_ORDER = fields.FIELD_ORDER
+PRIVATE_FIELDS = fields.PRIVATE_FIELDS
 
 
 @dataclass
@@ -40,9 +42,25 @@ class BibFile:
     text: str = ""
     chunks: list[Chunk] = field(default_factory=list)
     entries: dict[str, Entry] = field(default_factory=dict)
+    skipped: list[Skip] = field(default_factory=list)  # entries a tolerant load left out
 
     def works(self) -> list[Work]:
-        return [entry_to_work(key, entry) for key, entry in self.entries.items()]
+        """Every entry that is a work (not ``@xdata``/``@set``), with crossref and xdata fields inherited."""
+        return [
+            entry_to_work(key, entry, self._inherited(entry))
+            for key, entry in self.entries.items()
+            if entry.type.lower() not in biblatex.DATA_ONLY
+        ]
+
+    def _inherited(self, entry: Entry) -> dict[str, str]:
+        values = _lowered(entry)
+        for name in ("xdata", "crossref"):
+            for parent_key in (k.strip() for k in values.get(name, "").split(",") if k.strip()):
+                parent = self.entries.get(parent_key)
+                if parent is not None and parent is not entry:
+                    shared = {k: v for k, v in _lowered(parent).items() if k not in _OWN_IDENTIFIERS}
+                    values = biblatex.inherit(values, shared, entry.type.lower(), parent.type.lower())
+        return values
 
     def render(self, replaced: dict[str, Entry], added: list[tuple[str, Entry]]) -> str:
         # A chunk ends at its closing brace; format_entry adds the newline that already follows it.
@@ -55,18 +73,48 @@ class BibFile:
         return text + "\n"
 
 
-def load(path: Path) -> BibFile:
-    """Parse ``path``; a missing file is an empty store."""
-    label = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+def load(path: Path, *, tolerant: bool = False) -> BibFile:
+    """Parse ``path``; a missing file is an empty store.
+
+    Strict (the import, which rewrites the file): any problem is a one-line ``refs.bib:LINE`` error.
+    Tolerant (generate): an entry that cannot be read is left out and listed in ``skipped``, so one
+    pasted entry never fails the site.
+    """
+    text = read_text(path)
+    if text is None:
         return BibFile(path)
+    chunks = split_chunks(text)
+    try:
+        return _load_strict(path, text, chunks)
+    except ReadingListError as exc:
+        if not tolerant and exc.line is not None:
+            raise
+        from .tolerant import load_tolerant  # only a file with a problem pays for the entry-by-entry parse
+
+        store = load_tolerant(path, text)
+        if tolerant:
+            return store
+        if store.skipped:  # the strict error had no line: name the entry the tolerant parse found
+            first = store.skipped[0]
+            raise ReadingListError(f"{first.key or '(no key)'}: {first.reason}", str(path), first.line) from None
+        raise
+
+
+def read_text(path: Path) -> str | None:
+    """refs.bib's text; None if there is no such file."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
     except UnicodeDecodeError as exc:
-        raise ReadingListError("refs.bib is not valid UTF-8", label, exc.object[: exc.start].count(b"\n") + 1) from None
+        line = exc.object[: exc.start].count(b"\n") + 1
+        raise ReadingListError("refs.bib is not valid UTF-8", str(path), line) from None
     except OSError as exc:
         raise unreadable(path, exc) from None
-    chunks = split_chunks(text)
+
+
+def _load_strict(path: Path, text: str, chunks: list[Chunk]) -> BibFile:
+    label = str(path)
     data = _parse(text, label, chunks)
     for chunk in chunks:
         if chunk.key is None:
@@ -102,7 +150,7 @@ def _check_stray_text(chunks: list[Chunk], label: str) -> None:
 def _parse(text: str, label: str, chunks: list[Chunk]) -> BibliographyData:
     pybtex.errors.set_strict_mode(True)
     try:
-        return Parser().parse_string(text)
+        return StoreParser().parse_string(text)
     except PybtexSyntaxError as exc:
         message = getattr(exc, "message", None) or str(exc)
         line = getattr(exc, "lineno", None)
@@ -137,74 +185,33 @@ def _duplicate_field(message: str, label: str, chunks: list[Chunk]) -> ReadingLi
     return ReadingListError(f"entry {key!r} has a duplicate {name!r} field", label)
 
 
-def entry_to_work(key: str, entry: Entry) -> Work:
-    fields = entry.fields
+def _lowered(entry: Entry) -> dict[str, str]:
+    return {name.lower(): value for name, value in entry.fields.items()}
+
+
+def entry_to_work(key: str, entry: Entry, values: dict[str, str] | None = None) -> Work:
+    """The work an entry holds: its fields (BibLaTeX's read as BibTeX's) through the field table.
+
+    ``values`` are the entry's fields with what it inherits (crossref, xdata) already added.
+    """
+    kind = entry.type.lower()
+    values = to_bibtex(values if values is not None else _lowered(entry), kind)
     people = entry.persons.get("author", [])
-    title = fields.get("title", "")
-    known = {f.lower() for f in FIELD_ORDER}
+    attrs = fields.read_fields(values)
+    roles = entry.persons.items()
+    others = tuple((role.lower(), " and ".join(map(str, p))) for role, p in roles if role.lower() != "author")
     return Work(
         key=key,
-        title=title,
-        title_inferred=bool(title) and fields.get("inferredtitle", "") == title,
-        authors=tuple(display_name(p) for p in people if str(p) != "others"),
-        et_al=any(str(p) == "others" for p in people),
-        year=_year(fields.get("year", "")),
-        abstract=fields.get("abstract", ""),
-        categories=tuple(c.strip() for c in re.split(r"[,;]", fields.get("keywords", "")) if c.strip()),
-        eprint=fields.get("eprint", ""),
-        sources=parse_provenance(fields.get("provenance", "")),
-        entry_type=entry.type.lower(),
-        extra=tuple((k, v) for k, v in fields.items() if k.lower() not in known),
+        authors=tuple(display_name(p) for p in people if not is_others(p)),
+        et_al=any(is_others(p) for p in people),
+        entry_type=kind,
+        **{**attrs, "extra": attrs["extra"] + others},
     )
-
-
-def _year(value: str) -> int | None:
-    """A year of ASCII digits; anything else ("forthcoming", "²⁰²⁰", "n.d.") is an unknown year.
-
-    ``str.isdigit`` also accepts superscripts, which ``int`` refuses; a 5,000-digit number is
-    refused by ``int`` too.
-    """
-    match = re.fullmatch(r"\s*([0-9]{1,4})\s*", value)
-    return int(match.group(1)) if match else None
-
-
-def display_name(person: Person) -> str:
-    parts = person.first_names + person.middle_names + person.prelast_names + person.last_names + person.lineage_names
-    return to_text(" ".join(parts))
 
 
 def work_to_entry(work: Work) -> Entry:
-    fields: dict[str, str] = {"title": work.title}
-    if work.title_inferred:
-        fields["inferredtitle"] = work.title
-    if work.year:
-        fields["year"] = str(work.year)
-    if work.abstract:
-        fields["abstract"] = work.abstract
-    if work.categories:
-        fields["keywords"] = ", ".join(work.categories)
-        fields["archiveprefix"] = "arXiv"
-        fields["primaryclass"] = work.categories[0]
-    if work.eprint:
-        fields["eprint"] = work.eprint
-    fields["provenance"] = format_provenance(work.sources)
     people = [Person(name) for name in work.authors] + ([Person("others")] if work.et_al else [])
-    return Entry(work.entry_type, fields=fields, persons={"author": people} if people else {})
-
-
-def format_provenance(sources: tuple[SourceRef, ...]) -> str:
-    return "; ".join(
-        f"{s.file}:{s.line}" + (f" ({s.owner})" if s.owner else "") + (f" [{s.why}]" if s.why else "") for s in sources
-    )
-
-
-def parse_provenance(value: str) -> tuple[SourceRef, ...]:
-    refs = []
-    for part in value.split(";"):
-        match = _PROVENANCE.match(" ".join(part.split()))
-        if match:
-            refs.append(SourceRef(match["file"], int(match["line"]), match["owner"] or "", match["why"] or ""))
-    return tuple(refs)
+    return Entry(work.entry_type, fields=fields.write_fields(work), persons={"author": people} if people else {})
 
 
 def format_entry(key: str, entry: Entry) -> str:
@@ -212,12 +219,10 @@ def format_entry(key: str, entry: Entry) -> str:
     values = {name.lower(): value for name, value in entry.fields.items()}
     for role, people in entry.persons.items():
         values[role] = " and ".join(str(p) for p in people)
-    order = [f for f in FIELD_ORDER if f in values] + [f for f in values if f not in FIELD_ORDER]
+    order = [f for f in FIELD_ORDER if f in values] + [f for f in values if f not in FIELD_ORDER and f != "provenance"]
+    order += ["provenance"] if "provenance" in values else []
     lines = [f"  {name} = {{{values[name]}}}," for name in order]
     return f"@{entry.type}{{{key},\n" + "\n".join(lines) + "\n}\n"
-
-
-PRIVATE_FIELDS = frozenset({"inferredtitle", "provenance", "abstract"})
 
 
 def public_entry(entry: Entry) -> Entry:

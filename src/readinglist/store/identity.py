@@ -1,9 +1,12 @@
 """When two records are one work: explicit identity keys, near-identical abstracts, user rules.
 
-Keys (papis-style): the same normalized abstract, the same normalized title, the same
-arXiv eprint. Near-identical abstracts (most of their word 3-grams shared) also match.
-``conf/identity.toml`` can force two records together or keep them apart. Every match
-carries its reason, which the import reports and the paper page shows.
+Keys (papis-style): the same DOI (lower case), the same arXiv id (without its version), the
+same normalized abstract, the same normalized title. Near-identical abstracts (most of their
+word 3-grams shared) also match. The same title with a different year, or with two different
+DOIs, is another version of the work (a preprint and its published paper): the import links
+the two instead of merging them. ``conf/identity.toml`` can force two records together or keep
+them apart, named by ``file:line`` or by citation key. Every decision carries its reason, which
+the import reports and the paper page shows.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from pathlib import Path
 from ..config import read_toml
 from ..errors import ReadingListError
 from ..latex import ascii_fold, to_text
-from ..model import SourceRef, Work
+from ..model import Work
+from .fields import arxiv_id
 
 MIN_ABSTRACT_WORDS = 12
 NEAR_DUPLICATE = 0.8  # share of word 3-grams two abstracts must have in common
@@ -35,15 +39,34 @@ def _digest(kind: str, text: str) -> str:
 def identity_keys(work: Work) -> dict[str, str]:
     """Identity key -> the reason two works sharing it are one."""
     keys = {}
+    if work.doi:
+        keys[f"doi:{work.doi.lower()}"] = "same DOI"
+    arxiv = arxiv_id(work.eprint)
+    if arxiv:
+        keys[f"arxiv:{arxiv}"] = "same arXiv id"
+    elif work.eprint.strip():
+        keys[f"eprint:{work.eprint.strip().lower()}"] = "same eprint"
     norm_abstract = _norm(work.abstract)
     if len(norm_abstract.split()) >= MIN_ABSTRACT_WORDS:
         keys[_digest("abstract", norm_abstract)] = "identical abstract"
     norm_title = _norm(work.title)
     if norm_title and not work.title_inferred:
         keys[_digest("title", norm_title)] = "identical title"
-    if work.eprint.strip():
-        keys[f"eprint:{work.eprint.strip().lower()}"] = "same arXiv eprint"
     return keys
+
+
+def other_version(work: Work, other: Work) -> str:
+    """Why two works with one title are two versions of a paper (empty if they are one work)."""
+    if work.year and other.year and work.year != other.year:
+        return f"identical title, {min(work.year, other.year)} and {max(work.year, other.year)}"
+    if work.doi and other.doi and work.doi.lower() != other.doi.lower():
+        return "identical title, two DOIs"
+    return ""
+
+
+def names(work: Work) -> frozenset[str]:
+    """How conf/identity.toml can name a work: the file:line of each of its records and its key."""
+    return frozenset({s.render() for s in work.sources} | ({work.key} if work.key else set()))
 
 
 def shingles(text: str) -> set[int]:
@@ -53,16 +76,16 @@ def shingles(text: str) -> set[int]:
 
 @dataclass(frozen=True)
 class Rules:
-    """conf/identity.toml: ``[[same]]`` and ``[[different]]`` groups of ``file:line`` records."""
+    """conf/identity.toml: ``[[same]]`` and ``[[different]]`` groups of records (``file:line``) or keys."""
 
     same: tuple[frozenset[str], ...] = ()
     different: tuple[frozenset[str], ...] = ()
 
-    def forced(self, a: SourceRef, b: SourceRef) -> bool:
-        return any({a.render(), b.render()} <= group for group in self.same)
+    def forced(self, a: frozenset[str], b: frozenset[str]) -> bool:
+        return any(group & a and group & b for group in self.same)
 
-    def apart(self, a: SourceRef, b: SourceRef) -> bool:
-        return any({a.render(), b.render()} <= group and a.render() != b.render() for group in self.different)
+    def apart(self, a: frozenset[str], b: frozenset[str]) -> bool:
+        return any(group & a - b and group & b - a for group in self.different)
 
 
 def load_rules(path: Path) -> Rules:
@@ -71,16 +94,32 @@ def load_rules(path: Path) -> Rules:
     data = read_toml(path)
     groups: dict[str, list[frozenset[str]]] = {}
     for kind in ("same", "different"):
-        groups[kind] = []
         tables = data.get(kind, [])
         if not isinstance(tables, list):
             raise ReadingListError(f"{kind} must be an array of tables ([[{kind}]])", path)
-        for n, table in enumerate(tables, 1):
-            records = table.get("records") if isinstance(table, dict) else None
-            if not isinstance(records, list) or len(records) < 2 or not all(isinstance(r, str) for r in records):
-                raise ReadingListError(f'[[{kind}]] #{n} needs records = [two or more "file:line" strings]', path)
-            groups[kind].append(frozenset(records))
+        groups[kind] = [_group(kind, n, table, path) for n, table in enumerate(tables, 1)]
     return Rules(tuple(groups["same"]), tuple(groups["different"]))
+
+
+def _group(kind: str, n: int, table: object, path: Path) -> frozenset[str]:
+    """One ``[[same]]``/``[[different]]`` table: ``records`` (file:line) and/or ``keys`` (citation keys)."""
+    names: list[object] = []
+    for field_name in ("records", "keys"):
+        value = table.get(field_name, []) if isinstance(table, dict) else None
+        names += value if isinstance(value, list) else [None]
+    if len(names) < 2 or not all(isinstance(r, str) and r.strip() for r in names):
+        message = f'[[{kind}]] #{n} needs records = ["file:line", ...] and/or keys = ["citekey", ...], two or more'
+        raise ReadingListError(message, path)
+    return frozenset(str(r).strip() for r in names)
+
+
+@dataclass(frozen=True)
+class Match:
+    """The work a record belongs to, and why; ``version``: another version of it, to link, not merge."""
+
+    work: Work
+    reason: str
+    version: bool = False
 
 
 @dataclass
@@ -91,12 +130,17 @@ class Matcher:
     works: dict[str, Work] = field(default_factory=dict)
     _by_source: dict[tuple[str, int], str] = field(default_factory=dict)
     _by_key: dict[str, str] = field(default_factory=dict)
+    _by_name: dict[str, str] = field(default_factory=dict)  # file:line and citation keys, for the rules
+    _names: dict[str, frozenset[str]] = field(default_factory=dict)
     _by_shingle: dict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
     _shingles: dict[str, set[int]] = field(default_factory=dict)
 
-    def add(self, work: Work) -> None:
-        """Index ``work`` (new, or a merged version of a work already indexed)."""
+    def add(self, work: Work, also: frozenset[str] = frozenset()) -> None:
+        """Index ``work`` (new, or a merged version of a work already indexed); ``also``: more names of it."""
         self.works[work.key] = work
+        self._names[work.key] = self._names.get(work.key, frozenset()) | names(work) | also
+        for name in self._names[work.key]:
+            self._by_name.setdefault(name, work.key)
         for source in work.sources:
             self._by_source[(source.file, source.line)] = work.key
         for key in identity_keys(work):
@@ -106,18 +150,27 @@ class Matcher:
         for gram in grams:
             self._by_shingle[gram].add(work.key)
 
-    def find(self, work: Work) -> tuple[Work, str] | None:
-        """The indexed work ``work`` is one with, and why; None if it is new."""
+    def find(self, work: Work, also: frozenset[str] = frozenset()) -> Match | None:
+        """The indexed work ``work`` is one with (or another version of), and why; None if it is new."""
+        mine = names(work) | also
         source = work.sources[0]
         same_line = self.works.get(self._by_source.get((source.file, source.line), ""))
         if same_line is not None and self.alike(work, same_line):
-            return same_line, "same source record"
+            return Match(same_line, "same source record")
         # A record now on a line another record had (one inserted above it) is matched by content.
-        for key, reason in (*self._forced(source), *identity_keys(work).items()):
+        version = None
+        for key, reason in (*self._forced(mine), *identity_keys(work).items()):
             match = self.works.get(self._by_key.get(key, key))
-            if match is not None and not any(self.rules.apart(source, s) for s in match.sources):
-                return match, reason
-        return self._near_duplicate(work)
+            if match is None or self._apart(mine, match):
+                continue
+            why = other_version(work, match) if key.startswith("title:") else ""
+            if not why:
+                return Match(match, reason)
+            version = version or Match(match, why, version=True)
+        return self._near_duplicate(work, mine) or version
+
+    def _apart(self, mine: frozenset[str], work: Work) -> bool:
+        return bool(self.rules.different) and self.rules.apart(mine, self._names.get(work.key, names(work)))
 
     def alike(self, work: Work, other: Work) -> bool:
         """The two share an identity key or a near-identical abstract."""
@@ -126,16 +179,12 @@ class Matcher:
         grams, known = shingles(work.abstract), self._shingles.get(other.key, set())
         return bool(grams) and len(grams & known) / len(grams | known) >= NEAR_DUPLICATE
 
-    def _forced(self, source: SourceRef) -> list[tuple[str, str]]:
-        if not self.rules.same:
-            return []
-        return [
-            (other_key, "forced by conf/identity.toml")
-            for (file, line), other_key in self._by_source.items()
-            if self.rules.forced(source, SourceRef(file, line))
-        ]
+    def _forced(self, mine: frozenset[str]) -> list[tuple[str, str]]:
+        """Works conf/identity.toml says are one with a record of these names (by their index key)."""
+        found = [self._by_name.get(name) for group in self.rules.same if group & mine for name in group - mine]
+        return [(key, "forced by conf/identity.toml") for key in dict.fromkeys(found) if key is not None]
 
-    def _near_duplicate(self, work: Work) -> tuple[Work, str] | None:
+    def _near_duplicate(self, work: Work, mine: frozenset[str]) -> Match | None:
         grams = shingles(work.abstract)
         if len(grams) < MIN_ABSTRACT_WORDS:
             return None
@@ -147,7 +196,6 @@ class Matcher:
         candidates = {key for gram in rarest for key in self._by_shingle.get(gram, ())}
         scored = sorted((-len(grams & self._shingles[k]) / len(grams | self._shingles[k]), k) for k in candidates)
         for negative, key in scored:
-            kept_apart = any(self.rules.apart(work.sources[0], s) for s in self.works[key].sources)
-            if -negative >= NEAR_DUPLICATE and not kept_apart:
-                return self.works[key], f"near-identical abstract ({-negative:.0%} of word 3-grams shared)"
+            if -negative >= NEAR_DUPLICATE and not self._apart(mine, self.works[key]):
+                return Match(self.works[key], f"near-identical abstract ({-negative:.0%} of word 3-grams shared)")
         return None

@@ -1,67 +1,109 @@
-"""``readinglist import``: merge raw records into refs.bib, all or nothing.
+"""``readinglist import``: merge source records into refs.bib, all or nothing.
 
 Records that share an identity key become one work whose fields are the union of
 theirs. A work already in refs.bib is matched by provenance or identity; its
-hand edits are kept and only fields it lacks are filled in.
-"""
+hand edits are kept and only fields it lacks are filled in. Another version of a
+work (the same title, another year or DOI) is added and linked to it (``related``)."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from pybtex.database import Entry, Person
 
 from .. import lock
-from ..enrich.titles import working_title
 from ..errors import ReadingListError
-from ..latex import dump_to_latex, protect_title, to_text
 from ..lock import Snapshot
-from ..model import RawRecord, SourceRef, Work
-from ..sources import read_dump
+from ..model import RawRecord, Skip, SourceRef, Work
+from ..sources import read_source
 from ..writer import remove_temp_files, write_if_changed
-from . import bibfile
+from . import bibfile, fields
 from .identity import Matcher, Rules
-from .keys import base_key, unique_key
+from .records import choose_key, to_work, with_related
+from .report import ImportReport
 
-SHOWN_MERGES = 50
 ATTEMPTS = 5  # merges of a refs.bib that keeps changing under the import, before giving up
+PROGRESS_FROM = 500  # records: a bigger import shows a progress bar (on a terminal)
 
 
-@dataclass(frozen=True)
-class ImportReport:
-    added: int
-    merged: int
-    unchanged: int
-    written: bool
-    merges: tuple[str, ...] = ()
-
-    def __str__(self) -> str:
-        state = "refs.bib updated" if self.written else "refs.bib unchanged"
-        lines = [f"{self.added} added, {self.merged} merged, {self.unchanged} unchanged ({state})"]
-        lines += [f"  merged {m}" for m in self.merges[:SHOWN_MERGES]]
-        if len(self.merges) > SHOWN_MERGES:
-            lines.append(f"  ... and {len(self.merges) - SHOWN_MERGES} more merges (see the provenance fields)")
-        return "\n".join(lines)
-
-
-def run(sources: Iterable[Path], bib_path: Path, root: Path, rules: Rules | None = None) -> ImportReport:
+def run(
+    paths: Iterable[Path],
+    bib_path: Path,
+    root: Path,
+    rules: Rules | None = None,
+    *,
+    dry_run: bool = False,
+    strict: bool = False,
+) -> ImportReport:
     """Parse every source first (all or nothing), then merge into refs.bib and write it once.
 
     The read-merge-write of refs.bib holds the store's lock, so two imports take turns instead of
     one dropping the other's entries. An editor takes no lock: if refs.bib changes between the
-    read and the write, the merge starts again from the new file.
+    read and the write, the merge starts again from the new file. ``dry_run`` (and ``strict`` when
+    an entry was skipped) does all of it but the write.
     """
-    records = [r for path in sources for r in read_dump(path, _label(path, root))]
-    bib_path.parent.mkdir(parents=True, exist_ok=True)
+    paths = list(paths)
+    _refuse_store_as_source(paths, bib_path)
+    results = [read_source(path, _label(path, root)) for path in paths]
+    records = [r for result in results for r in result.records]
+    skipped = tuple(s for result in results for s in result.skipped)
+    return run_records(records, bib_path, rules, dry_run=dry_run, strict=strict, skipped=skipped)
+
+
+def run_records(
+    records: Sequence[RawRecord],
+    bib_path: Path,
+    rules: Rules | None = None,
+    *,
+    dry_run: bool = False,
+    strict: bool = False,
+    skipped: tuple[Skip, ...] = (),
+) -> ImportReport:
+    """Merge records already read (``readinglist add`` fetches them) into refs.bib, as ``run`` does."""
+    options = _Options(rules or Rules(), dry_run or (strict and bool(skipped)), skipped, dry_run, strict)
+    if options.write:
+        bib_path.parent.mkdir(parents=True, exist_ok=True)
+    return _locked(list(records), bib_path, options)
+
+
+def _refuse_store_as_source(paths: Sequence[Path], bib_path: Path) -> None:
+    """``import --bib mine.bib`` once wrote the profiles into the user's own file: never a source as the store."""
+    for path in paths:
+        if path.resolve() == bib_path.resolve():
+            raise ReadingListError(
+                "is both a source to import and the store to write into; the store is refs.bib "
+                "(--store picks another), your own .bib files are sources",
+                path,
+            )
+
+
+@dataclass(frozen=True)
+class _Options:
+    rules: Rules
+    no_write: bool
+    skipped: tuple[Skip, ...]
+    dry_run: bool
+    strict: bool
+
+    @property
+    def write(self) -> bool:
+        return not self.no_write
+
+
+def _locked(records: list[RawRecord], bib_path: Path, options: _Options) -> ImportReport:
+    if not bib_path.parent.is_dir():  # a dry run into a folder that does not exist yet: nothing to lock
+        return _merge_into(records, bib_path, options)
     with lock.exclusive(bib_path, "import"):
         # Under the lock no other import is writing, so any temporary file is a killed one's.
         remove_temp_files(bib_path.parent, {bib_path.name})
         for _ in range(ATTEMPTS):
             try:
-                return _merge_into(records, bib_path, rules or Rules())
+                return _merge_into(records, bib_path, options)
             except _ChangedWhileMerging:
                 continue
     raise ReadingListError(
@@ -74,18 +116,26 @@ class _ChangedWhileMerging(Exception):
     """refs.bib no longer holds the bytes the merge started from (someone saved it meanwhile)."""
 
 
-def _merge_into(records: list[RawRecord], bib_path: Path, rules: Rules) -> ImportReport:
+def _merge_into(records: list[RawRecord], bib_path: Path, options: _Options) -> ImportReport:
     # The snapshot comes first: if the file changes before the load, the load sees the new bytes
     # and the snapshot the old, so the check before the write errs towards merging again.
     before = _snapshot(bib_path)
-    store = bibfile.load(bib_path)
-    stored = dict(zip(store.entries, store.works(), strict=True))
-    matcher = Matcher(rules)
+    store = bibfile.load(bib_path)  # strict: a refs.bib the import cannot fully read is never rewritten
+    stored = {work.key: work for work in store.works()}
+    matcher = Matcher(options.rules)
     for work in stored.values():
         matcher.add(work)
-    counts, merges = _merge_all(records, matcher)
-    written = _write(store, stored, matcher, before)
-    return ImportReport(counts["added"], counts["merged"], counts["unchanged"], written, tuple(merges))
+    outcome = _merge_all(records, matcher)
+    text, notes, additions = _render(store, stored, matcher, outcome)
+    written = text != store.text or not store.path.exists()
+    if written and options.write:
+        written = write_if_changed(store.path, text, check=lambda: _unchanged(store.path, before))
+    counts = outcome.counts
+    return ImportReport(
+        counts["added"], counts["merged"], counts["unchanged"], written, tuple(outcome.merges),
+        options.skipped, tuple(outcome.notes + notes), tuple(additions), bib_path.name,
+        options.dry_run, options.strict,
+    )  # fmt: skip
 
 
 def _snapshot(path: Path) -> Snapshot | None:
@@ -104,28 +154,73 @@ def _unchanged(path: Path, before: Snapshot | None) -> None:
         raise _ChangedWhileMerging
 
 
-def _merge_all(records: list[RawRecord], matcher: Matcher) -> tuple[dict[str, int], list[str]]:
+@dataclass
+class _Outcome:
+    """What the records did to the matcher's works, and what the report says about it."""
+
+    counts: dict[str, int] = field(default_factory=lambda: {"added": 0, "merged": 0, "unchanged": 0})
+    merges: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    wanted: dict[str, RawRecord] = field(default_factory=dict)  # a new work's index key -> its first record
+
+    def add(self, matcher: Matcher, work: Work, record: RawRecord) -> str:
+        key = f"new:{self.counts['added']}"
+        matcher.add(replace(work, key=key), _names(record))
+        self.wanted[key] = record
+        self.counts["added"] += 1
+        return key
+
+
+def _merge_all(records: list[RawRecord], matcher: Matcher) -> _Outcome:
     """Fold every record into the matcher's works; count what each record did."""
-    counts = {"added": 0, "merged": 0, "unchanged": 0}
-    merges: list[str] = []
-    incoming = [_to_work(record) for record in records]
+    outcome = _Outcome()
+    incoming = [to_work(record) for record in records]
     by_line = {(w.sources[0].file, w.sources[0].line): w for w in incoming}
-    for record, work in zip(records, incoming, strict=True):
-        found = matcher.find(work)
-        if found is None:
-            matcher.add(replace(work, key=f"new:{counts['added']}"))
-            counts["added"] += 1
-            continue
-        match, why = found
-        base = _moved(match, record.source, by_line, matcher)
-        merged = merge(base, replace(work, sources=(replace(record.source, why=why),)))
-        outcome = "unchanged" if merged == base else "merged"
-        counts[outcome] += 1
-        if outcome == "merged":
-            merges.append(f"{record.source.render()} into {_name(match)} ({why})")
-        if merged != match:
-            matcher.add(merged)
-    return counts, merges
+    with _progress(len(records)) as advance:
+        for record, work in zip(records, incoming, strict=True):
+            _merge_one(record, work, matcher, by_line, outcome)
+            advance()
+    return outcome
+
+
+def _merge_one(
+    record: RawRecord, work: Work, matcher: Matcher, by_line: dict[tuple[str, int], Work], outcome: _Outcome
+) -> None:
+    found = matcher.find(work, _names(record))
+    if found is None:
+        outcome.add(matcher, work, record)
+        return
+    if found.version:
+        outcome.add(matcher, with_related(work, found.work.key), record)
+        outcome.notes.append(f"linked {record.source.render()} as a version of {_name(found.work)} ({found.reason})")
+        return
+    base = _moved(found.work, record.source, by_line, matcher)
+    merged = merge(base, replace(work, sources=(replace(record.source, why=found.reason),)))
+    result = "unchanged" if merged == base else "merged"
+    outcome.counts[result] += 1
+    if result == "merged":
+        outcome.merges.append(f"{record.source.render()} into {_name(found.work)} ({found.reason})")
+    if merged != found.work:
+        matcher.add(merged)
+
+
+def _names(record: RawRecord) -> frozenset[str]:
+    """The record's own key names it in conf/identity.toml too."""
+    return frozenset({record.key}) if record.key else frozenset()
+
+
+@contextmanager
+def _progress(total: int) -> Iterator[Any]:
+    """A progress bar on stderr for a big import, when stderr is a terminal; otherwise nothing."""
+    if total < PROGRESS_FROM or not sys.stderr.isatty():
+        yield lambda: None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("merging records", total=total)
+        yield lambda: bar.advance(task)
 
 
 def _moved(work: Work, source: SourceRef, by_line: dict[tuple[str, int], Work], matcher: Matcher) -> Work:
@@ -147,33 +242,46 @@ def _holds(record: Work | None, work: Work, matcher: Matcher) -> bool:
     return record is not None and matcher.alike(record, work)
 
 
-def _write(store: bibfile.BibFile, stored: dict[str, Work], matcher: Matcher, before: Snapshot | None) -> bool:
-    """Re-serialize only changed entries, append new ones; write only if the bytes differ."""
+def _render(
+    store: bibfile.BibFile, stored: dict[str, Work], matcher: Matcher, outcome: _Outcome
+) -> tuple[str, list[str], list[str]]:
+    """The new refs.bib text: changed entries re-serialized, new ones appended; the key notes; the additions."""
     replaced = {
         key: _update_entry(store.entries[key], old, matcher.works[key])
         for key, old in stored.items()
         if matcher.works[key] != old
     }
-    added = _with_keys([w for k, w in matcher.works.items() if k not in stored], set(stored))
-    text = store.render(replaced, added) if (replaced or added) else store.text
-    if text == store.text and store.path.exists():
-        return False
-    return write_if_changed(store.path, text, check=lambda: _unchanged(store.path, before))
+    added, notes = _with_keys([w for k, w in matcher.works.items() if k not in stored], set(store.entries), outcome)
+    additions = [f"{key} from {outcome.wanted[work_key].source.render()}" for work_key, key, _ in added]
+    text = store.render(replaced, [(key, entry) for _, key, entry in added]) if (replaced or added) else store.text
+    return text, notes, additions
 
 
 def _name(work: Work) -> str:
     return work.key if not work.key.startswith("new:") else f"the new record from {work.sources[0].render()}"
 
 
-def _with_keys(works: list[Work], existing: set[str]) -> list[tuple[str, Entry]]:
-    """Keys are chosen once a new work has all its merged fields, and never change after."""
-    added = []
+def _with_keys(
+    works: list[Work], existing: set[str], outcome: _Outcome
+) -> tuple[list[tuple[str, str, Entry]], list[str]]:
+    """Keys are chosen once a new work has all its merged fields, and never change after.
+
+    A version linked to another new work names it by its final key.
+    """
     taken = {k.lower() for k in existing}
+    final: dict[str, str] = {}
+    notes = []
     for work in works:
-        key = unique_key(base_key(_first_author(work), work.year, work.title), taken)
-        taken.add(key.lower())
-        added.append((key, bibfile.work_to_entry(replace(work, key=key))))
-    return added
+        record = outcome.wanted[work.key]
+        final[work.key], note = choose_key(record.key, work, taken)
+        taken.add(final[work.key].lower())
+        notes += [f"{record.source.render()}: {note}"] if note else []
+    added = []
+    for work in works:
+        extra = tuple((k, final.get(v, v) if k == "related" else v) for k, v in work.extra)
+        entry = bibfile.work_to_entry(replace(work, key=final[work.key], extra=extra))
+        added.append((work.key, final[work.key], entry))
+    return added, notes
 
 
 def _label(path: Path, root: Path) -> str:
@@ -183,59 +291,17 @@ def _label(path: Path, root: Path) -> str:
         return str(path)
 
 
-def _first_author(work: Work) -> str:
-    if work.authors:
-        return work.authors[0]
-    return work.sources[0].owner if work.sources else ""
-
-
-def _to_work(record: RawRecord) -> Work:
-    abstract = dump_to_latex(record.abstract)
-    title = dump_to_latex(record.title)
-    inferred = not title
-    if inferred:
-        title = working_title(abstract) or "Untitled record"
-    authors = tuple(name for name in map(bib_name, record.authors) if to_text(name).strip())
-    et_al = record.et_al
-    if not authors and record.source.owner:
-        # The profile attributes the record to its owner; the rest are unknown.
-        authors, et_al = (record.source.owner,), True
-    return Work(
-        key="",
-        title=protect_title(title),
-        title_inferred=inferred,
-        authors=authors,
-        et_al=et_al,
-        year=record.year,
-        abstract=abstract,
-        categories=record.categories,
-        sources=(record.source,),
-    )
-
-
-def bib_name(name: str) -> str:
-    """A name as BibTeX stores it; one with a comma or a lone "and" is braced whole, so it stays one name."""
-    latex = " ".join(dump_to_latex(name).split())
-    if "," in latex or re.search(r"\band\b", latex, re.I) or not latex:
-        return "{" + latex + "}"
-    return latex
-
-
 def merge(base: Work, new: Work) -> Work:
-    """Fill what ``base`` lacks from ``new``; never overwrite a value ``base`` has."""
-    take_title = base.title_inferred and not new.title_inferred
+    """Fill what ``base`` lacks from ``new`` (the field table's rules); never overwrite a value ``base`` has.
+
+    Authors: a profile record that knows only its owner takes the full list from a record that has it.
+    """
+    merged = fields.merge(base, new)
     take_authors = _only_owners(base) and not _only_owners(new)
-    sources = base.sources + tuple(s for s in new.sources if s not in base.sources)
     return replace(
-        base,
-        title=new.title if take_title else base.title,
-        title_inferred=base.title_inferred and not take_title,
+        merged,
         authors=new.authors if take_authors else base.authors,
         et_al=new.et_al if take_authors else base.et_al,
-        year=base.year or new.year,
-        abstract=base.abstract or new.abstract,
-        categories=base.categories or new.categories,
-        sources=sources,
     )
 
 
@@ -247,20 +313,14 @@ def _only_owners(work: Work) -> bool:
 def _update_entry(entry: Entry, old: Work, new: Work) -> Entry:
     """Apply to the parsed entry only the values that changed, so hand edits stay as written."""
     fresh = bibfile.work_to_entry(new).fields
-    fields = dict(entry.fields)
-    changed = {
-        ("title", "inferredtitle"): new.title != old.title or new.title_inferred != old.title_inferred,
-        ("year",): new.year != old.year,
-        ("abstract",): new.abstract != old.abstract,
-        ("keywords", "archiveprefix", "primaryclass"): new.categories != old.categories,
-        ("provenance",): new.sources != old.sources,
-    }
-    for names, differs in changed.items():
-        for name in names if differs else ():
-            fields.pop(name, None)
-            if name in fresh:
-                fields[name] = fresh[name]
+    values = dict(entry.fields)
+    for name in fields.changed_names(old, new):
+        for present in [k for k in values if k.lower() == name]:
+            del values[present]
+        if name in fresh:
+            values[name] = fresh[name]
     persons = dict(entry.persons)
     if (new.authors, new.et_al) != (old.authors, old.et_al):
         persons["author"] = [Person(n) for n in new.authors] + ([Person("others")] if new.et_al else [])
-    return Entry(entry.type, fields=fields, persons=persons)
+    kind = new.entry_type if new.entry_type != old.entry_type else entry.type
+    return Entry(kind, fields=values, persons=persons)

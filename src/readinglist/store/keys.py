@@ -74,3 +74,14 @@ def slugs(keys: Iterable[str]) -> dict[str, str]:
         out[key] = f"{base}-{digest[:width]}"
         taken.add(out[key])
     return out
+
+
+# What BibTeX and biber accept as a key: printable ASCII without spaces, the characters that
+# delimit entries and fields, or TeX's specials; at most 80 characters, so a page name stays short.
+_VALID_KEY = re.compile(r"^[!-~]{1,80}$")
+_KEY_FORBIDDEN = frozenset(",{}()\"#%'=\\~")
+
+
+def is_valid_key(key: str) -> bool:
+    """A key the user gave is kept when it is one BibTeX accepts (and not taken)."""
+    return bool(_VALID_KEY.match(key)) and not _KEY_FORBIDDEN.intersection(key)

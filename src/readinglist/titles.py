@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..latex import to_text
+from .latex import to_text
 from .sentences import contribution_sentence, split_sentences
 
 MAX_WORDS = 14

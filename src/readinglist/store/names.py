@@ -1,0 +1,51 @@
+"""Names and the pybtex parser the store reads with: BibLaTeX's extended name form, "others".
+
+BibLaTeX writes ``family=Heuvel, given=Jan, prefix=van den, useprefix=true``; pybtex reads
+that as a name with too many commas and fails the whole file. The parser turns such a name
+into BibTeX's own ``van den Heuvel, Jan`` (the readers' conversion) before pybtex splits it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pybtex.bibtex.utils import split_name_list
+from pybtex.database import Person
+from pybtex.database.input.bibtex import Parser
+
+from ..latex import to_text
+from ..sources.biblatex import extended_name, is_extended_name
+
+
+def bibtex_name(name: str) -> str:
+    """A BibLaTeX extended name as BibTeX's ``von Last, Jr, First``; any other name as it is."""
+    if not is_extended_name(name):
+        return name
+    try:
+        return extended_name(name)
+    except ValueError:
+        return name  # pybtex then reports the name, and the entry is skipped with its line
+
+
+def display_name(person: Person) -> str:
+    parts = person.first_names + person.middle_names + person.prelast_names + person.last_names + person.lineage_names
+    return to_text(" ".join(parts))
+
+
+def is_others(person: Person) -> bool:
+    """BibTeX's "and others", and "and et al." where a person meant it."""
+    plain = " ".join(person.first_names + person.middle_names + person.prelast_names + person.last_names)
+    return " ".join(plain.replace("~", " ").strip("{}").split()).rstrip(".").lower() in ("others", "et al")
+
+
+class StoreParser(Parser):  # type: ignore[misc]  # pybtex has no type hints
+    """pybtex's parser, reading BibLaTeX's extended name form as well as BibTeX's."""
+
+    def process_entry(self, entry_type: str, key: str | None, fields: list[tuple[str, Any]]) -> None:
+        converted = []
+        for name, value_list in fields:
+            flat = self.flatten_value_list(value_list) if name in self.person_fields else ""
+            if "=" in flat:
+                value_list = [" and ".join(bibtex_name(n) for n in split_name_list(flat))]
+            converted.append((name, value_list))
+        super().process_entry(entry_type, key, converted)
