@@ -2,6 +2,8 @@
 
 pybtex parses field values but drops comments and formatting; this scanner only finds
 where each ``@type{key, ...}`` starts and ends, so the writer can replace one entry in place.
+It sits below every stage: ``store`` (the refs.bib writer) and ``sources`` (the BibTeX reader,
+which resynchronizes after a broken entry) both use it.
 """
 
 from __future__ import annotations
@@ -24,12 +26,12 @@ class Chunk:
 
 def split_chunks(text: str) -> list[Chunk]:
     chunks: list[Chunk] = []
-    line_of = _line_counter(text)
+    line_of = line_counter(text)
     pos = 0
     for match in _ENTRY_START.finditer(text):
         if match.start() < pos:
             continue  # an '@' inside an entry already consumed
-        end = _closing(text, match.end(), match.group(2))
+        end = closing(text, match.end(), match.group(2))
         if end is None:
             break  # unbalanced: pybtex reports it with its line; keep the rest as text
         if match.start() > pos:
@@ -49,7 +51,7 @@ def split_chunks(text: str) -> list[Chunk]:
 _DELIMITERS = {"{": re.compile(r"[{}]"), "(": re.compile(r"[{})]")}
 
 
-def _closing(text: str, start: int, opener: str) -> int | None:
+def closing(text: str, start: int, opener: str) -> int | None:
     """Index just past the delimiter that closes an entry opened at ``start``."""
     closer = "}" if opener == "{" else ")"
     depth = 0
@@ -66,7 +68,7 @@ def _closing(text: str, start: int, opener: str) -> int | None:
     return None
 
 
-def _line_counter(text: str) -> Callable[[int], int]:
+def line_counter(text: str) -> Callable[[int], int]:
     """Line number of an offset, by bisecting the newline offsets (linear in the file overall)."""
     newlines = [m.start() for m in re.finditer("\n", text)]
     return lambda pos: bisect.bisect_left(newlines, pos) + 1
@@ -82,7 +84,7 @@ def field_lines(chunk: Chunk) -> list[tuple[str, int]]:
     names one field.
     """
     start = _ENTRY_START.match(chunk.text)
-    line_of = _line_counter(chunk.text)
+    line_of = line_counter(chunk.text)
     depth, quoted, found = 0, False, []
     for match in _FIELD_TOKENS.finditer(chunk.text, start.end() if start else 0):
         token = match.group(0)
@@ -124,8 +126,8 @@ def unclosed_entry_line(text: str) -> int | None:
     for match in _ENTRY_START.finditer(text):
         if match.start() < pos:
             continue
-        end = _closing(text, match.end(), match.group(2))
+        end = closing(text, match.end(), match.group(2))
         if end is None:
-            return _line_counter(text)(match.start())
+            return line_counter(text)(match.start())
         pos = end
     return None

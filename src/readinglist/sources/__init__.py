@@ -1,35 +1,60 @@
-"""Source dumps: detect the shape from the content and parse it into raw records.
+"""Source files: detect the format from the content and read it into raw records.
 
-One module per input shape, as papis does with its importers.
+One module per format, registered in ``READERS`` (papis style): each has ``KIND``,
+``looks_like(head, path)`` (the decoded start of the file; never the file name) and
+``read(path, label) -> ReadResult``. The first reader whose ``looks_like`` is true reads the file.
+
+Record text is as the file states it: LaTeX for the kinds in ``LATEX_KINDS`` (a BibTeX entry
+as written, braces kept; CSL-JSON made LaTeX by its reader), plain scraped text for profile
+dumps. A BibTeX name is in BibTeX's form (``von Last, Jr, First`` or ``First von Last``), one
+name per item, so it must not be braced whole again.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from types import ModuleType
+from typing import Protocol
 
 from ..errors import ReadingListError
-from ..model import RawRecord
-from . import arxiv_listing, author_pairs
-from .text import read_lines
+from ..model import RawRecord, ReadResult
+from . import arxiv_listing, author_pairs, bibtex, csljson
+from .text import read_text
 
-SHAPES: tuple[ModuleType, ...] = (arxiv_listing, author_pairs)
+HEAD = 65536  # characters of the file that detection looks at
+LATEX_KINDS = frozenset({bibtex.KIND, csljson.KIND})
 
 
-def read_dump(path: Path, label: str | None = None) -> list[RawRecord]:
-    """Parse one profile dump; ``label`` (default: the path) is how records cite their file."""
+class Reader(Protocol):
+    KIND: str
+
+    def looks_like(self, head: str, path: Path) -> bool: ...
+
+    def read(self, path: Path, label: str) -> ReadResult: ...
+
+
+# Order matters only where two formats could both claim a file: the structured formats first.
+READERS: tuple[Reader, ...] = (csljson, bibtex, arxiv_listing, author_pairs)
+
+
+def read_source(path: Path, label: str | None = None) -> ReadResult:
+    """Read one source file of any known format; ``label`` (default: the path) names it in records and errors."""
     label = label or str(path)
-    lines = read_lines(path, label)
-    for shape in SHAPES:
-        if shape.looks_like(lines):
-            records: list[RawRecord] = shape.parse(lines, label)
-            return records
+    head = read_text(path, label)[:HEAD]
+    for reader in READERS:
+        if reader.looks_like(head, path):
+            return reader.read(path, label)
+    line = next((n for n, text in enumerate(head.split("\n"), 1) if text.strip()), 1)
     raise ReadingListError(
-        "unrecognized dump: expected an arXiv listing ('arXiv<YEAR>' lines) "
-        "or an owner line followed by author/abstract pairs",
+        "not a bibliography file: expected BibTeX/BibLaTeX ('@type{key, ...}' entries), CSL-JSON (a JSON list), "
+        "an arXiv listing ('arXiv<YEAR>' lines) or an owner line followed by author/abstract pairs",
         label,
-        lines[0].number,
+        line,
     )
 
 
-__all__ = ["read_dump"]
+def read_dump(path: Path, label: str | None = None) -> list[RawRecord]:
+    """The records of ``read_source`` (compatibility: the profile dumps' former entry point)."""
+    return list(read_source(path, label).records)
+
+
+__all__ = ["LATEX_KINDS", "READERS", "Reader", "read_dump", "read_source"]

@@ -11,11 +11,13 @@ Example block::
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from ..errors import ReadingListError
-from ..model import RawRecord, SourceRef
-from .text import Line
+from ..model import RawRecord, ReadResult, SourceRef
+from .text import Line, read_lines
 
+KIND = "profile"
 YEAR_LINE = re.compile(r"^arXiv\s*(\d{4})$")
 CATEGORY = r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]+(?:-[a-z]+)?)?"
 CATEGORY_LINE = re.compile(rf"^({CATEGORY})(?:[\s,;]+({CATEGORY}))*\s*↗$")
@@ -23,8 +25,16 @@ OWNER_LINE = re.compile(r"^Publications and source records attributed to (.+?)\.
 HEADER_LINES = (re.compile(r"^arXiv subjects$"), re.compile(r"^At least \d+ records\b"))
 
 
-def looks_like(lines: list[Line]) -> bool:
-    return any(YEAR_LINE.match(line.text) for line in lines[:50])
+def looks_like(head: str, path: Path) -> bool:
+    return any(YEAR_LINE.match(line) for line in _first_lines(head, 50))
+
+
+def read(path: Path, label: str) -> ReadResult:
+    return ReadResult(tuple(parse(read_lines(path, label), label)))
+
+
+def _first_lines(head: str, count: int) -> list[str]:
+    return [line.strip() for line in head.split("\n") if line.strip()][:count]
 
 
 def parse(lines: list[Line], label: str) -> list[RawRecord]:

@@ -9,11 +9,13 @@ Example pair::
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from ..errors import ReadingListError
-from ..model import RawRecord, SourceRef
-from .text import Line
+from ..model import RawRecord, ReadResult, SourceRef
+from .text import Line, read_lines
 
+KIND = "profile"
 NAME = r"[^\W\d_][\w.'’\-]*(?:\s+[^\W\d_][\w.'’\-]*){0,5}"
 AUTHOR_LINE = re.compile(rf"^{NAME}(?:\s*,\s*{NAME})*(?:,?\s+et\s+al\.?)?$")
 ET_AL = re.compile(r",?\s+et\s+al\.?$")
@@ -27,8 +29,13 @@ def is_author_line(text: str) -> bool:
     return not text.endswith(".") or bool(ET_AL.search(text) or re.search(r"\b[A-Z]\.$", text))
 
 
-def looks_like(lines: list[Line]) -> bool:
-    return len(lines) >= 2 and is_author_line(lines[0].text) and is_author_line(lines[1].text)
+def looks_like(head: str, path: Path) -> bool:
+    lines = [line.strip() for line in head.split("\n") if line.strip()][:2]
+    return len(lines) == 2 and all(map(is_author_line, lines))
+
+
+def read(path: Path, label: str) -> ReadResult:
+    return ReadResult(tuple(parse(read_lines(path, label), label)))
 
 
 def parse(lines: list[Line], label: str) -> list[RawRecord]:

@@ -41,6 +41,12 @@ def read_lines(path: Path, label: str) -> list[Line]:
     return kept
 
 
+def read_text(path: Path, label: str) -> str:
+    """The whole text of ``path`` with ``\\n`` line ends and unsafe characters removed (lines keep their numbers)."""
+    text = _decode(read_regular(path, label), label)
+    return strip_unsafe(text.replace("\r\n", "\n").replace("\r", "\n"))
+
+
 def read_regular(path: Path, label: str | Path) -> bytes:
     """The bytes of ``path``, refusing anything but a regular file (a FIFO would block forever)."""
     try:

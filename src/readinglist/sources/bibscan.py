@@ -1,0 +1,125 @@
+"""A tolerant pass of pybtex's own BibTeX scanner: one bad entry is set aside, the others are read.
+
+pybtex's ``LowLevelParser`` is what ``pybtex.database.parse_file`` runs; strict, it stops at the
+first error, and lenient, it keeps half-read entries. Here an error sets the entry aside with its
+line and reason, and the scan resumes after it: at the entry's closing brace when its braces
+balance, else at the next line that starts with ``@`` (so an unclosed entry loses only itself).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from pybtex.database.input.bibtex import LowLevelParser, SkipEntry
+from pybtex.scanner import PybtexSyntaxError
+from pybtex.utils import CaseInsensitiveDict
+
+from ..bibsyntax import closing, line_counter
+from .fields import MONTH_MACROS
+
+_COMMAND = re.compile(r"@\s*([A-Za-z][\w-]*)\s*([{(])")
+_ENTRY_LINE = re.compile(r"^[ \t]*@", re.M)
+# A key-less entry: "@article{," (Mendeley) or "@article{title = ..." (EndNote).
+_KEYLESS = re.compile(r"\s*(?:,|[A-Za-z][\w.:-]*\s*=)")
+
+
+@dataclass(frozen=True)
+class RawEntry:
+    line: int
+    type: str  # as written
+    key: str  # "" for a key-less entry
+    fields: list[tuple[str, str]]  # (name as written, value with macros expanded), in file order
+
+
+@dataclass(frozen=True)
+class Problem:
+    line: int
+    key: str
+    reason: str
+
+
+class Scanner(LowLevelParser):  # type: ignore[misc]
+    """Yields every readable entry; ``problems`` lists the others."""
+
+    text: str
+    pos: int
+    lineno: int
+    current_entry_key: str | None
+    current_field_name: str | None
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text, macros=CaseInsensitiveDict(MONTH_MACROS))
+        self.problems: list[Problem] = []
+        self.entry_line = 1
+        self._line_of: Callable[[int], int] | None = None
+
+    def entries(self) -> Iterator[RawEntry]:
+        while self.skip_to([self.AT]):
+            self.command_start = self.pos - 1
+            self.entry_line = self.lineno
+            try:
+                command, (key, fields) = self.parse_command()
+            except PybtexSyntaxError as error:
+                self._set_aside(error)
+                continue
+            except SkipEntry:
+                continue
+            if command.lower() not in {"string", "preamble"}:
+                yield RawEntry(self.entry_line, command, key or "", [(n, "".join(v)) for n, v in fields])
+
+    def parse_command(self) -> tuple[str, tuple[Any, Any]]:
+        match = _COMMAND.match(self.text, self.command_start)
+        if match and match.group(1).lower() == "comment":
+            # JabRef's and BibDesk's @comment{...} blocks hold metadata that may contain "@": skip them whole.
+            end = closing(self.text, match.end(), match.group(2))
+            if end is not None:
+                self._jump(end)
+            raise SkipEntry
+        if match is None:
+            raise SkipEntry  # an "@" in free text (an e-mail address), not an entry
+        result: tuple[str, tuple[Any, Any]] = super().parse_command()
+        return result
+
+    def parse_entry_body(self, body_end: object) -> None:
+        keyless = _KEYLESS.match(self.text, self.pos)
+        if keyless:
+            self.optional([self.COMMA])
+            self.current_entry_key = ""
+        else:
+            pattern = self.KEY_PAREN if body_end == self.RPAREN else self.KEY_BRACE
+            self.current_entry_key = self.required([pattern]).value
+        self.parse_entry_fields()
+
+    def _set_aside(self, error: PybtexSyntaxError) -> None:
+        match = _COMMAND.match(self.text, self.command_start)
+        assert match is not None  # parse_command reads only what _COMMAND matched
+        end = closing(self.text, match.end(), match.group(2))
+        following = _ENTRY_LINE.search(self.text, self.command_start + 1)
+        next_start = following.start() if following else len(self.text)
+        # Braces that close only after the next entry starts: this entry is open and swallowed it.
+        unclosed = end is None or end > next_start
+        key = self.current_entry_key or ""
+        if match.group(1).lower() == "string":
+            key = f"@string {self.current_field_name or ''}".strip()
+        self.problems.append(Problem(self.entry_line, key, self._reason(error, unclosed)))
+        self._jump(min(end or len(self.text), next_start))
+
+    def _reason(self, error: PybtexSyntaxError, unclosed: bool) -> str:
+        if error.error_type == "undefined string":
+            where = f" in field {self.current_field_name!r}" if self.current_field_name else ""
+            return f"undefined @string macro {str(error.args[0])!r}{where}"
+        if unclosed:
+            return "entry is never closed (unbalanced braces)"
+        return f"BibTeX syntax error on line {error.lineno}: {error.args[0]}"
+
+    def _jump(self, pos: int) -> None:
+        """Continue the scan at ``pos``, keeping ``lineno`` right."""
+        if pos >= self.pos:
+            self.lineno += self.text.count("\n", self.pos, pos)
+        else:
+            self._line_of = self._line_of or line_counter(self.text)
+            self.lineno = self._line_of(pos)
+        self.pos = pos

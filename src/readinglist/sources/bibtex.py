@@ -1,0 +1,194 @@
+"""BibTeX and BibLaTeX files: pybtex's scanner reads them, BibLaTeX's data model is mapped on top.
+
+Each entry becomes a ``RawRecord`` with its text fields as the entry gives them (LaTeX, braces
+kept); an entry that cannot be read becomes a ``Skip`` with its line and reason. ``@string``
+macros (the month macros too) and ``crossref``/``xdata`` inheritance are expanded first.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pybtex.bibtex.utils import split_name_list
+
+from ..model import RawRecord, ReadResult, Skip, SourceRef
+from . import biblatex
+from .bibscan import RawEntry, Scanner
+from .fields import (
+    BIBLIOGRAPHIC,
+    arxiv_category_ids,
+    arxiv_eprint,
+    normalize_doi,
+    split_keywords,
+    to_bibtex,
+)
+from .text import read_text
+
+KIND = "bibtex"
+_ENTRY_START = re.compile(r"^[ \t]*@[ \t]*[A-Za-z]+[ \t]*[{(]", re.M)
+_ET_AL = re.compile(r"^(?:others|\{?et\.?[\s~]+al\.?\}?)$", re.I)
+_TRAILING_ET_AL = re.compile(r"[\s,~]+et[\s~]+al\.?$", re.I)
+_ARXIV_IN_TEXT = re.compile(r"\barXiv:(\d{4}\.\d{4,5}(?:v\d+)?)\b", re.I)
+_ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf)/([^\s?#]+?)(?:\.pdf)?$", re.I)
+
+
+def looks_like(head: str, path: Path) -> bool:
+    """An ``@type{`` or ``@type(`` at the start of a line: BibTeX, whatever the file is called."""
+    return bool(_ENTRY_START.search(head))
+
+
+def read(path: Path, label: str) -> ReadResult:
+    return read_string(read_text(path, label), label)
+
+
+def read_string(text: str, label: str) -> ReadResult:
+    scanner = Scanner(text)
+    entries = list(scanner.entries())
+    skips = [Skip(label, p.line, p.key, p.reason) for p in scanner.problems]
+    entries, more = _checked(entries, label)
+    skips += more
+    records = []
+    for entry, fields in _resolved(entries):
+        try:
+            records.append(_record(entry, fields, label))
+        except ValueError as exc:
+            skips.append(Skip(label, entry.line, entry.key, str(exc)))
+    skips.sort(key=lambda s: s.line)
+    return ReadResult(tuple(records), tuple(skips))
+
+
+def _checked(entries: list[RawEntry], label: str) -> tuple[list[RawEntry], list[Skip]]:
+    """Entries of a known type, the first of each key, and without a repeated field."""
+    kept: list[RawEntry] = []
+    skips: list[Skip] = []
+    first: dict[str, int] = {}
+    for entry in entries:
+        entry_type = entry.type.lower()
+        names = [name.lower() for name, _ in entry.fields]
+        repeated = next((n for i, n in enumerate(names) if n in names[:i]), None)
+        if entry_type not in biblatex.ENTRY_TYPES and entry_type not in biblatex.DATA_ONLY:
+            skips.append(Skip(label, entry.line, entry.key, f"unknown entry type @{entry.type}"))
+        elif repeated:
+            skips.append(Skip(label, entry.line, entry.key, f"the field {repeated!r} is given twice"))
+        elif entry.key and entry.key.lower() in first:
+            line = first[entry.key.lower()]
+            skips.append(Skip(label, entry.line, entry.key, f"duplicate key (the entry at line {line} is kept)"))
+        else:
+            if entry.key:
+                first[entry.key.lower()] = entry.line
+            kept.append(entry)
+    return kept, skips
+
+
+def _resolved(entries: list[RawEntry]) -> list[tuple[RawEntry, dict[str, str]]]:
+    """Each paper entry with its xdata and crossref fields filled in; containers and data entries left out."""
+    own = {e.key.lower(): (e, {n.lower(): v for n, v in e.fields}) for e in entries if e.key}
+    targets = {fields["crossref"].strip().lower() for _, fields in own.values() if "crossref" in fields}
+    out = []
+    for entry in entries:
+        entry_type = biblatex.ENTRY_TYPES.get(entry.type.lower(), entry.type.lower())
+        if entry.type.lower() in biblatex.DATA_ONLY:
+            continue
+        if entry_type in biblatex.CONTAINERS and entry.key.lower() in targets:
+            continue  # a @proceedings only cited by its papers' crossref is their venue, not a paper
+        fields = own[entry.key.lower()][1] if entry.key else {n.lower(): v for n, v in entry.fields}
+        out.append((entry, _inherited(fields, entry_type, own, set())))
+    return out
+
+
+def _inherited(
+    fields: dict[str, str], entry_type: str, own: dict[str, tuple[RawEntry, dict[str, str]]], seen: set[str]
+) -> dict[str, str]:
+    """``fields`` with xdata's fields, then crossref's (recursively; a cycle stops), filled in."""
+    for name in ("xdata", "crossref"):
+        for key in (k.strip().lower() for k in fields.get(name, "").split(",") if k.strip()):
+            if key in seen or key not in own:
+                continue
+            parent, parent_fields = own[key]
+            parent_type = biblatex.ENTRY_TYPES.get(parent.type.lower(), parent.type.lower())
+            resolved = _inherited(parent_fields, parent_type, own, seen | {key})
+            fields = biblatex.inherit(fields, resolved, entry_type, parent_type)
+    return fields
+
+
+def _record(entry: RawEntry, raw: dict[str, str], label: str) -> RawRecord:
+    entry_type = biblatex.ENTRY_TYPES.get(entry.type.lower(), entry.type.lower())
+    fields = to_bibtex({n: " ".join(v.split()) for n, v in raw.items()}, entry_type)
+    title = fields.get("title", "")
+    authors, et_al = names(fields.get("author", ""))
+    if not title:
+        raise ValueError("the entry has no title")
+    categories, keywords = _tags(fields)
+    return RawRecord(
+        source=SourceRef(label, entry.line, kind=KIND),
+        title=title,
+        authors=authors,
+        et_al=et_al,
+        year=_year(fields.get("year", "")),
+        abstract=fields.get("abstract", ""),
+        categories=categories,
+        key=entry.key,
+        entry_type=entry_type,
+        doi=normalize_doi(fields.get("doi", "")),
+        eprint=_eprint(fields),
+        url=fields.get("url", "") or fields.get("bdsk-url-1", ""),
+        keywords=keywords,
+        fields=_kept(fields),
+    )
+
+
+def names(value: str) -> tuple[tuple[str, ...], bool]:
+    """A name list's names in BibTeX's form, and whether it ended in "and others" or "et al.".
+
+    ValueError for a name BibTeX cannot read (three commas, an empty name, a bad extended name).
+    """
+    out, et_al = [], False
+    for name in split_name_list(value) if value.strip() else []:
+        name = name.strip()
+        if _ET_AL.match(name):
+            et_al = True
+            continue
+        if _TRAILING_ET_AL.search(name):
+            name, et_al = _TRAILING_ET_AL.sub("", name), True
+        if biblatex.is_extended_name(name):
+            name = biblatex.extended_name(name)
+        if not name.strip(" ,{}") or len(biblatex.split_top_level(name, ",")) > 3:
+            raise ValueError(f"cannot read the name {name!r} in {value!r}")
+        out.append(name)
+    return tuple(out), et_al
+
+
+def _tags(fields: dict[str, str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """arXiv categories (``primaryclass`` first) apart from the user's keywords and Mendeley's tags."""
+    ids = arxiv_category_ids()
+    words = split_keywords(fields.get("keywords", "")) + split_keywords(fields.get("mendeley-tags", ""))
+    primary = fields.get("primaryclass", "").strip()
+    categories = dict.fromkeys(([primary] if primary in ids else []) + [w for w in words if w in ids])
+    return tuple(categories), tuple(dict.fromkeys(w for w in words if w not in ids))
+
+
+def _eprint(fields: dict[str, str]) -> str:
+    prefix = fields.get("archiveprefix", "").strip().lower()
+    if prefix in ("", "arxiv") and arxiv_eprint(fields.get("eprint", "")):
+        return arxiv_eprint(fields["eprint"])
+    match = _ARXIV_URL.search(fields.get("url", "").strip())
+    if match:
+        return arxiv_eprint(match.group(1))
+    # Google Scholar and JabRef: journal = {arXiv preprint arXiv:1810.04805}.
+    match = _ARXIV_IN_TEXT.search(fields.get("journal", "") + " " + fields.get("note", ""))
+    return arxiv_eprint(match.group(1)) if match else ""
+
+
+def _year(value: str) -> int | None:
+    match = re.fullmatch(r"\s*([0-9]{4})\s*", value)
+    return int(match.group(1)) if match else None
+
+
+def _kept(fields: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    kept = [(name, value) for name, value in fields.items() if name in BIBLIOGRAPHIC and value]
+    kept = [(name, value) for name, value in kept if name != "year" or _year(value) is None]
+    if fields.get("editor"):
+        editors, et_al = names(fields["editor"])
+        kept = [(n, " and ".join(editors + (("others",) if et_al else ())) if n == "editor" else v) for n, v in kept]
+    return tuple(kept)

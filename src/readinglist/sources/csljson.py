@@ -1,0 +1,161 @@
+"""CSL-JSON files (Zotero's, Better BibTeX's, citeproc's): a list of items, mapped through ``cslmap``.
+
+Each item's line is where its ``{`` stands, found by decoding the top-level list one item at a
+time, so a skipped item is reported as ``file:line``. A file that is not valid JSON is one error.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ..bibsyntax import line_counter
+from ..errors import ReadingListError
+from ..model import RawRecord, ReadResult, Skip, SourceRef
+from . import cslmap
+from .fields import arxiv_category_ids, arxiv_eprint, normalize_doi, split_keywords
+from .text import read_text
+
+KIND = "csl-json"
+_START = re.compile(r'\s*(?:\[\s*[{\]]|\{\s*")')
+_WS = re.compile(r"\s*")
+_DECODER = json.JSONDecoder()
+_ARXIV = re.compile(r"(?:arxiv\.org/(?:abs|pdf)/|arxiv[:.])([^\s?#]+?)(?:\.pdf)?$", re.I)
+
+
+def looks_like(head: str, path: Path) -> bool:
+    """A JSON list of objects, or one object: CSL-JSON if it decodes (``read`` says when not)."""
+    return bool(_START.match(head))
+
+
+def read(path: Path, label: str) -> ReadResult:
+    return read_string(read_text(path, label), label)
+
+
+def read_string(text: str, label: str) -> ReadResult:
+    line_of = line_counter(text)
+    records, skips = [], []
+    for offset, item in _items(text, label):
+        line = line_of(offset)
+        key = str(item.get("citation-key") or item.get("id") or "") if isinstance(item, dict) else ""
+        try:
+            records.append(_record(item, line, label))
+        except ValueError as exc:
+            skips.append(Skip(label, line, key, str(exc)))
+    return ReadResult(tuple(records), tuple(skips))
+
+
+def _items(text: str, label: str) -> Iterator[tuple[int, Any]]:
+    """(offset, item) for each item of the top-level list (or of ``{"items": [...]}``, or the one object)."""
+    try:
+        pos = _WS.match(text).end()  # type: ignore[union-attr]
+        if text.startswith("{", pos):
+            whole, end = _DECODER.raw_decode(text, pos)
+            _check_end(text, end, label)
+            if isinstance(whole.get("items"), list):
+                at = re.search(r'"items"\s*:\s*\[', text)
+                yield from _list(text, at.end() - 1 if at else pos, label)
+            else:
+                yield pos, whole
+            return
+        yield from _list(text, pos, label)
+    except json.JSONDecodeError as exc:
+        raise ReadingListError(f"not valid JSON ({exc.msg}): not a CSL-JSON file", label, exc.lineno) from None
+
+
+def _list(text: str, pos: int, label: str) -> Iterator[tuple[int, Any]]:
+    pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+    if text.startswith("]", pos):
+        return _check_end(text, pos + 1, label)
+    while True:
+        item, end = _DECODER.raw_decode(text, pos)
+        yield pos, item
+        pos = _WS.match(text, end).end()  # type: ignore[union-attr]
+        if text.startswith("]", pos):
+            return _check_end(text, pos + 1, label)
+        if not text.startswith(",", pos):
+            raise json.JSONDecodeError("expected ',' or ']' between items", text, pos)
+        pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+
+
+def _check_end(text: str, end: int, label: str) -> None:
+    if text[end:].strip():
+        raise json.JSONDecodeError("extra data after the items", text, end + len(text[end:]) - len(text[end:].lstrip()))
+
+
+def _record(item: Any, line: int, label: str) -> RawRecord:
+    if not isinstance(item, dict):
+        raise ValueError("not a CSL-JSON item (expected an object)")
+    csl_type = str(item.get("type", ""))
+    entry_type = cslmap.TYPES.get(csl_type, "misc")
+    title = cslmap.latex(item.get("title", ""))
+    if not title:
+        raise ValueError("the item has no title")
+    authors, et_al = _names(item.get("author", []))
+    year, month = cslmap.date(item.get("issued"))
+    categories, keywords = _tags(item)
+    return RawRecord(
+        source=SourceRef(label, line, kind=KIND),
+        title=title,
+        authors=authors,
+        et_al=et_al,
+        year=year,
+        abstract=cslmap.latex(item.get("abstract", "")),
+        categories=categories,
+        key=str(item.get("citation-key") or item.get("id") or ""),
+        entry_type=entry_type,
+        doi=normalize_doi(str(item.get("DOI", ""))),
+        eprint=_eprint(item),
+        url=str(item.get("URL", "")).strip(),
+        keywords=keywords,
+        fields=_fields(item, csl_type, entry_type, month),
+    )
+
+
+def _names(people: Any) -> tuple[tuple[str, ...], bool]:
+    if not isinstance(people, list):
+        raise ValueError("the author list is not a list of names")
+    names = [cslmap.name(p) for p in people]
+    et_al = any(n.strip("{}").lower() in {"others", "et al.", "et al"} for n in names)
+    return tuple(n for n in names if n.strip("{}").lower() not in {"others", "et al.", "et al"}), et_al
+
+
+def _tags(item: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    ids = arxiv_category_ids()
+    words = split_keywords(str(item.get("keyword", "")))
+    return tuple(w for w in words if w in ids), tuple(cslmap.latex(w) for w in words if w not in ids)
+
+
+def _eprint(item: dict[str, Any]) -> str:
+    for name in ("number", "archive_location", "URL", "DOI"):
+        match = _ARXIV.search(str(item.get(name, "")).strip())
+        if match and arxiv_eprint(match.group(1)):
+            return arxiv_eprint(match.group(1))
+    return ""
+
+
+def _fields(item: dict[str, Any], csl_type: str, entry_type: str, month: str) -> tuple[tuple[str, str], ...]:
+    out = {field: cslmap.latex(item[name]) for name, field in cslmap.VARIABLES.items() if item.get(name)}
+    container = cslmap.latex(item.get("container-title", ""))
+    if container:
+        out["journal" if csl_type in cslmap.JOURNAL_TYPES else "booktitle"] = container
+    number = item.get("issue") or item.get("number")
+    if number and not _eprint({"number": number}):
+        out["number"] = cslmap.latex(number)
+    publisher = cslmap.latex(item.get("publisher", ""))
+    if publisher:
+        out[{"thesis": "school", "report": "institution"}.get(entry_type, "publisher")] = publisher
+    if item.get("genre"):
+        out["type"] = cslmap.latex(item["genre"])
+    if item.get("editor"):
+        editors, et_al = _names(item["editor"])
+        out["editor"] = " and ".join(editors + (("others",) if et_al else ()))
+    if month:
+        out["month"] = month
+    accessed = item.get("accessed")
+    if isinstance(accessed, dict) and accessed.get("date-parts"):
+        out["urldate"] = "-".join(f"{int(p):02d}" for p in accessed["date-parts"][0] if str(p).isdigit())
+    return tuple((k, v) for k, v in out.items() if v)
