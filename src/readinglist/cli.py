@@ -1,4 +1,4 @@
-"""Command line: ``readinglist import | generate | build | export``.
+"""Command line: ``readinglist import | generate | build | export | init | add``.
 
 Each command keeps its logic in a plain ``run()`` of its module; this file only parses
 arguments, prints reports and turns the tool's errors into one line and exit status 1
@@ -24,9 +24,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="readinglist", description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=Path.cwd(), help="project folder (default: current directory)")
     commands = parser.add_subparsers(dest="command", required=True)
-    imp = commands.add_parser("import", help="merge source dumps into refs.bib")
-    imp.add_argument("sources", nargs="*", type=Path, help="dump files (default: the configured sources)")
-    imp.add_argument("--bib", type=Path, help="the BibTeX store (default: refs.bib)")
+    _import_parser(commands)
     generate = commands.add_parser("generate", help="write the MyST pages under docs/")
     build = commands.add_parser("build", help="generate, then build the HTML site")
     for command in (generate, build):
@@ -40,7 +38,35 @@ def _parser() -> argparse.ArgumentParser:
     )
     export = commands.add_parser("export", help="print the records")
     export.add_argument("--format", choices=["json"], default="json")
+    _init_and_add_parsers(commands)
     return parser
+
+
+def _init_and_add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    init = commands.add_parser("init", help="start a new reading list in a folder")
+    init.add_argument("folder", type=Path, help="the new project's folder (new or empty)")
+    init.add_argument("--title", default="", help="the site's title (default: Reading list)")
+    init.add_argument("--force", action="store_true", help="add the missing files to a non-empty folder")
+    add = commands.add_parser("add", help="fetch papers by arXiv id or DOI (arXiv API, Crossref) into refs.bib")
+    add.add_argument("ids", nargs="+", metavar="ID", help="arXiv:2101.00001, or a DOI such as 10.1145/3458817.3476209")
+    add.add_argument("--bib", type=Path, help="the BibTeX store (default: refs.bib)")
+    add.add_argument("--refresh", action="store_true", help="ask the APIs again instead of using the cache")
+
+
+def _import_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    imp = commands.add_parser(
+        "import",
+        help="merge BibTeX, BibLaTeX, CSL-JSON files and profile dumps into refs.bib",
+        description="Merge source files into the store (refs.bib). Your own .bib files are SOURCES: "
+        "give them as arguments. --store names the store to write into; it is never one of the sources.",
+    )
+    imp.add_argument(
+        "sources", nargs="*", type=Path, help="BibTeX, BibLaTeX, CSL-JSON or dump files (default: conf/sources/*)"
+    )
+    imp.add_argument("--store", type=Path, help="the store to merge into (default: refs.bib)")
+    imp.add_argument("--bib", type=Path, help="deprecated name of --store")
+    imp.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
+    imp.add_argument("--strict", action="store_true", help="exit 1 and write nothing if any entry is skipped")
 
 
 def _import(args: argparse.Namespace, config: Config) -> int:
@@ -49,10 +75,14 @@ def _import(args: argparse.Namespace, config: Config) -> int:
 
     sources = args.sources or config.source_paths()
     if not sources:
-        raise ReadingListError(f"no source dumps match {list(config.sources)}", config.root)
-    bib = args.bib if args.bib else config.bib_path
-    print(importer.run(sources, bib, config.root, load_rules(config.identity_path)))
-    return 0
+        raise ReadingListError(f"no source files match {list(config.sources)}", config.root)
+    if args.bib:
+        print("readinglist: --bib is deprecated; it names the store (use --store)", file=sys.stderr)
+    bib = args.store or args.bib or config.bib_path
+    rules = load_rules(config.identity_path)
+    report = importer.run(sources, bib, config.root, rules, dry_run=args.dry_run, strict=args.strict)
+    print(report)
+    return 1 if report.failed else 0
 
 
 def _generate(args: argparse.Namespace, config: Config) -> int:
@@ -87,7 +117,34 @@ def _export(args: argparse.Namespace, config: Config) -> int:
     return 0
 
 
-COMMANDS = {"import": _import, "generate": _generate, "build": _build, "export": _export}
+def _init(args: argparse.Namespace, config: Config) -> int:
+    from .project import init
+
+    for line in init(args.folder, args.title, args.force).lines():
+        print(line)
+    return 0
+
+
+def _add(args: argparse.Namespace, config: Config) -> int:
+    from .fetch import fetch_all
+    from .project import CACHE_DIR
+    from .store import importer
+    from .store.identity import load_rules
+
+    records = fetch_all(args.ids, config.root / CACHE_DIR, refresh=args.refresh)
+    bib = args.bib if args.bib else config.bib_path
+    print(importer.run_records(records, bib, load_rules(config.identity_path)))
+    return 0
+
+
+COMMANDS = {
+    "import": _import,
+    "generate": _generate,
+    "build": _build,
+    "export": _export,
+    "init": _init,
+    "add": _add,
+}
 
 
 class Terminated(BaseException):

@@ -1,0 +1,283 @@
+"""Bring your own library (issue 10): importing BibTeX/BibLaTeX/CSL-JSON into the store.
+
+The report, skips, --strict, --dry-run, keys, identity (DOI, arXiv id, title + year, versions),
+conf/identity.toml by key, the ``--bib`` trap, the default sources, and refs.bib that a person
+pasted BibLaTeX into (a bad entry is left out of the site, never fatal to it).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, SEEDS, copy_seeds, seed_paths
+from readinglist.cli import main
+from readinglist.config import load_config
+from readinglist.errors import ReadingListError
+from readinglist.model import SourceRef, Work
+from readinglist.store import bibfile, importer
+from readinglist.store.identity import load_rules
+
+EXPORTS = FIXTURES / "exports"
+DAPPLE = "lin2020dapple"  # the seed list's DAPPLE, from Wei Lin's profile (2020, arXiv cs.DC)
+
+MINE = """\
+@article{Smith2021Pipes,
+  title = {Pipelines for Everyone},
+  author = {Smith, Ann and others},
+  journal = {Journal of Pipes},
+  year = {2021},
+  doi = {https://doi.org/10.1000/PIPES.1},
+  keywords = {pipelines, cs.DC},
+}
+
+@artcle{typo2020, title = {Typo}}
+
+@inproceedings{müller2020,
+  title = {Umlaut Keys Considered},
+  author = {Müller, Jo},
+  booktitle = {Proc. of Keys},
+  year = {2020},
+}
+
+@article{title = {Keyless Entry From Mendeley},
+  author = {Doe, Jane},
+  year = {2019},
+}
+"""
+
+
+def _project(tmp_path: Path, bib: str = MINE) -> Path:
+    root = tmp_path / "project"
+    (root / "conf").mkdir(parents=True)
+    (root / "mine.bib").write_text(bib, encoding="utf-8")
+    return root
+
+
+def _works(bib: Path) -> dict[str, Work]:
+    return {w.key: w for w in bibfile.load(bib).works()}
+
+
+# --- the report, skips, --strict, --dry-run --------------------------------------------------------
+
+
+def test_a_bibtex_file_is_imported_and_each_skip_listed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _project(tmp_path)
+    assert main(["--root", str(root), "import", str(root / "mine.bib")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "3 added, 0 merged, 0 unchanged, 1 skipped (refs.bib updated)"
+    assert "  skipped mine.bib:10: typo2020: unknown entry type @artcle" in lines
+    works = _works(root / "refs.bib")
+    pipes = works["Smith2021Pipes"]
+    assert (pipes.entry_type, pipes.doi, pipes.keywords, pipes.categories) == (
+        "article", "10.1000/PIPES.1", ("pipelines",), ("cs.DC",),
+    )  # fmt: skip
+    assert ("journal", "Journal of Pipes") in pipes.extra and pipes.et_al
+    assert pipes.sources == (SourceRef("mine.bib", 1, kind="bibtex"),)
+    assert "provenance = {mine.bib:1 {bibtex}}" in (root / "refs.bib").read_text(encoding="utf-8")
+
+
+def test_strict_exits_1_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _project(tmp_path)
+    assert main(["--root", str(root), "import", "--strict", str(root / "mine.bib")]) == 1
+    out = capsys.readouterr().out
+    assert "--strict: 1 skipped, nothing written" in out.splitlines()[0]
+    assert "skipped mine.bib:10: typo2020" in out
+    assert not (root / "refs.bib").exists()
+
+
+def test_dry_run_prints_the_changes_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = copy_seeds(tmp_path / "seeds")
+    before = (root / "refs.bib").read_bytes()
+    assert main(["--root", str(root), "import", "--dry-run", str(EXPORTS / "dblp.bib")]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == (
+        "1 added, 1 merged, 0 unchanged, 0 skipped (dry run: refs.bib would be updated; nothing written)"
+    )
+    assert f"into {DAPPLE} (identical title)" in out
+    assert "  would add DBLP:conf/sosp/NarayananHPSDGG19 from " in out
+    assert (root / "refs.bib").read_bytes() == before
+    assert sorted(p.name for p in root.iterdir() if p.name.startswith(".refs.bib")) in ([], [".refs.bib.lock"])
+
+
+# --- keys ---------------------------------------------------------------------------------------------
+
+
+def test_a_valid_free_key_is_kept_and_others_are_generated_and_reported(tmp_path: Path) -> None:
+    bib = tmp_path / "refs.bib"
+    shutil.copy(SEEDS / "refs.bib", bib)
+    mine = tmp_path / "mine.bib"
+    taken = (
+        "@article{LIN2020DAPPLE,\n  title = {Another Paper Entirely},\n  author = {Lin, Wei},\n  year = {2020},\n}\n"
+    )
+    mine.write_text(MINE + "\n" + taken, encoding="utf-8")
+    report = importer.run([mine], bib, tmp_path)
+    keys = set(_works(bib))
+    assert "Smith2021Pipes" in keys  # the user's own key
+    assert {"muller2020umlaut", "doe2019keyless", "lin2020another"} <= keys
+    assert set(report.notes) == {
+        "mine.bib:12: key 'müller2020' is not a valid key; stored as muller2020umlaut",
+        "mine.bib:19: no key; stored as doe2019keyless",
+        "mine.bib:24: key 'LIN2020DAPPLE' is taken; stored as lin2020another",
+    }
+    assert all(f"  {note}" in str(report).splitlines() for note in report.notes)
+
+
+# --- identity: DOI, arXiv id, title + year, versions ---------------------------------------------------
+
+
+def test_a_dblp_record_of_a_listed_paper_merges_with_the_reason(seed_bib: Path) -> None:
+    report = importer.run([EXPORTS / "dblp.bib"], seed_bib, EXPORTS)
+    assert (report.added, report.merged) == (1, 1)  # PipeDream is new; DAPPLE is the seed's
+    assert report.merges == (f"dblp.bib:34 into {DAPPLE} (identical title)",)
+    works = _works(seed_bib)
+    assert len([w for w in works.values() if "DAPPLE" in w.title]) == 1
+    dapple = works[DAPPLE]
+    assert (dapple.eprint, dapple.year, dapple.categories) == ("2007.01045", 2020, ("cs.DC",))
+    assert ("journal", "CoRR") in dapple.extra and len(dapple.authors) == 13  # the profile knew only its owner
+    # The arXiv record (another version suffix) is the same work by its arXiv id.
+    again = importer.run([EXPORTS / "arxiv.bib"], seed_bib, EXPORTS)
+    assert f"arxiv.bib:11 into {DAPPLE} (same arXiv id)" in again.merges
+
+
+def test_the_published_version_is_linked_not_merged(seed_bib: Path, tmp_path: Path) -> None:
+    published = tmp_path / "ppopp.bib"
+    published.write_text(
+        "@inproceedings{fan2021dapple,\n"
+        "  title = {{DAPPLE:} a pipelined data parallel approach for training large models},\n"
+        "  author = {Fan, Shiqing and Lin, Wei},\n  booktitle = {PPoPP '21},\n  year = {2021},\n"
+        "  doi = {10.1145/3437801.3441593},\n}\n",
+        encoding="utf-8",
+    )
+    report = importer.run([published], seed_bib, tmp_path)
+    assert (report.added, report.merged) == (1, 0)
+    assert report.notes == (f"linked ppopp.bib:1 as a version of {DAPPLE} (identical title, 2020 and 2021)",)
+    works = _works(seed_bib)
+    assert ("related", DAPPLE) in works["fan2021dapple"].extra
+    assert works["fan2021dapple"].doi == "10.1145/3437801.3441593"
+    assert importer.run([published], seed_bib, tmp_path).written is False  # linked once, then unchanged
+
+
+def test_identity_toml_names_works_by_key(seed_bib: Path, tmp_path: Path) -> None:
+    rules = tmp_path / "identity.toml"
+    rules.write_text(f'[[different]]\nkeys = ["{DAPPLE}", "fan2020dapple"]\n', encoding="utf-8")
+    report = importer.run([EXPORTS / "arxiv.bib"], seed_bib, EXPORTS, load_rules(rules))
+    assert (report.added, report.merged) == (2, 0)  # kept apart from the seed's DAPPLE
+    rules.write_text('[[same]]\nrecords = ["arxiv.bib:1"]\nkeys = ["wang2019characterizing"]\n', encoding="utf-8")
+    other = tmp_path / "refs.bib"
+    shutil.copy(SEEDS / "refs.bib", other)
+    forced = importer.run([EXPORTS / "arxiv.bib"], other, EXPORTS, load_rules(rules))
+    assert "arxiv.bib:1 into wang2019characterizing (forced by conf/identity.toml)" in forced.merges
+
+
+# --- the store: safety, the --bib trap, default sources ------------------------------------------------
+
+
+def test_a_seed_reimport_leaves_refs_bib_byte_identical(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = copy_seeds(tmp_path / "seeds")
+    assert main(["--root", str(root), "import"]) == 0  # its own conf/sources
+    assert capsys.readouterr().out.splitlines()[0] == "0 added, 0 merged, 30 unchanged, 0 skipped (refs.bib unchanged)"
+    assert (root / "refs.bib").read_bytes() == (SEEDS / "refs.bib").read_bytes()
+
+
+def test_a_bib_file_under_conf_sources_is_a_default_source(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    (root / "conf" / "sources").mkdir()
+    shutil.move(root / "mine.bib", root / "conf" / "sources" / "mine.bib")
+    (root / "conf" / "sources" / ".DS_Store").write_bytes(b"\0\0")
+    assert [p.name for p in load_config(root).source_paths()] == ["mine.bib"]
+    assert main(["--root", str(root), "import"]) == 0
+    assert "Smith2021Pipes" in _works(root / "refs.bib")
+
+
+@pytest.mark.parametrize("option", ["--bib", "--store"])
+def test_the_store_is_never_one_of_the_sources(tmp_path: Path, option: str, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _project(tmp_path)
+    mine = root / "mine.bib"
+    assert main(["--root", str(root), "import", option, str(mine), *map(str, seed_paths()), str(mine)]) == 1
+    err = capsys.readouterr().err
+    assert f"{mine}: is both a source to import and the store to write into" in err
+    assert mine.read_text(encoding="utf-8") == MINE
+
+
+def test_import_never_rewrites_a_refs_bib_it_cannot_fully_read(tmp_path: Path) -> None:
+    bib = tmp_path / "refs.bib"
+    text = "@misc{ok2020, title = {OK}}\n\n@misc{bad, author = {A, B, C, D}, title = {Bad}}\n"
+    bib.write_text(text, encoding="utf-8")
+    with pytest.raises(ReadingListError) as info:
+        importer.run(seed_paths()[:1], bib, SEEDS)
+    assert (info.value.file, info.value.line) == (str(bib), 3) and "bad" in str(info.value)
+    assert bib.read_text(encoding="utf-8") == text
+
+
+# --- refs.bib with pasted BibLaTeX: tolerant for the site -------------------------------------------------
+
+PASTED = """\
+@string{jml = {Journal of ML}}
+
+@article{heuvel2019,
+  title = {Pasted from Zotero},
+  author = {family=Heuvel, given=Jan, prefix=van den, useprefix=true and Alpha, Ann and et al.},
+  journaltitle = jml,
+  date = {2019-05-01},
+  keywords = {pipelines},
+}
+
+@article{undef2020, title = {Bad Macro}, journal = nosuch, year = {2020}}
+
+@article{title = {No key}, year = {2020}}
+
+@online{site2022, title = {A Web Page}, url = {https://example.org}, urldate = {2022-01-02}, date = {2022}}
+
+@inproceedings{child2021, crossref = {proc2021}, title = {Child Paper}, author = {Beta, Bo}}
+
+@proceedings{proc2021, title = {Proceedings of Things}, year = {2021}, editor = {Ed, Di}, doi = {10.1/proc}}
+
+@misc{heuvel2019, title = {Duplicate key}}
+
+@misc{unclosed2020, title = {Never {closed},
+  year = {2020},
+
+@patent{patent2001, title = {A Patent}, year = 2001}
+"""
+
+
+def test_pasted_biblatex_entries_are_read_and_bad_ones_skipped_with_lines(tmp_path: Path) -> None:
+    path = tmp_path / "refs.bib"
+    path.write_text(PASTED, encoding="utf-8")
+    store = bibfile.load(path, tolerant=True)
+    assert [s.render() for s in store.skipped] == [
+        f"{path}:11: undef2020: undefined @string 'nosuch'",
+        f"{path}:13: (no key): the entry has no key",
+        f"{path}:21: heuvel2019: duplicate citation key (first at line 3)",
+        f"{path}:23: unclosed2020: entry is never closed (unbalanced braces)",
+    ]
+    works = {w.key: w for w in store.works()}
+    assert set(works) == {"heuvel2019", "site2022", "child2021", "proc2021", "patent2001"}
+    heuvel = works["heuvel2019"]
+    assert (heuvel.year, heuvel.authors, heuvel.et_al) == (2019, ("Jan van den Heuvel", "Ann Alpha"), True)
+    assert ("journal", "Journal of ML") in heuvel.extra and heuvel.keywords == ("pipelines",)
+    child = works["child2021"]
+    assert (child.year, child.doi) == (2021, "")  # the proceedings' DOI is not the paper's
+    assert ("booktitle", "Proceedings of Things") in child.extra
+    assert works["site2022"].url == "https://example.org" and works["site2022"].entry_type == "online"
+    with pytest.raises(ReadingListError) as info:  # the import's strict read: one line, with the line
+        bibfile.load(path)
+    assert info.value.line == 11 and "\n" not in str(info.value)
+
+
+def test_generate_makes_pages_of_the_pasted_entries_and_reports_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from readinglist.site import generate
+
+    root = copy_seeds(tmp_path / "seeds", notes=False)
+    (root / "refs.bib").write_text(PASTED, encoding="utf-8")
+    report = generate.run(load_config(root))
+    assert report.library is not None and len(report.library.papers) == 5
+    assert {p.name for p in (root / "docs" / "papers").glob("*.md")} >= {"heuvel2019.md", "patent2001.md"}
+    assert f"readinglist: skipped {root / 'refs.bib'}:11: undef2020: undefined @string 'nosuch'" in (
+        capsys.readouterr().err
+    )
