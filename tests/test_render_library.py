@@ -4,8 +4,10 @@ that read the same on the paper page, in the bibliography and in records.json.""
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pybtex.errors
@@ -17,13 +19,15 @@ from hypothesis import strategies as st
 from pybtex.database.input.bibtex import Parser
 from sphinx.cmd.build import build_main
 
+from readinglist.config import load_config
 from readinglist.enrich.pipeline import Library, enrich
 from readinglist.enrich.taxonomy import load_taxonomy
 from readinglist.latex import to_text
 from readinglist.model import SourceRef, Work
-from readinglist.render.bibliography import derive, problems, sanitized_bib
+from readinglist.render.bibliography import derive, entry_text, problems, sanitized_bib
 from readinglist.render.bibtypes import PLAIN_TYPE, WORDS
 from readinglist.render.pages import site_pages
+from readinglist.site import generate
 from readinglist.site.records import records
 
 SEEDS = Path(__file__).resolve().parent / "fixtures" / "seeds"  # never the repository's own list
@@ -99,6 +103,19 @@ def test_biblatex_fields_and_crossref_parents_fill_what_the_plain_style_needs() 
     assert got.fields["booktitle"] == "Proceedings of ICML" and got.fields["year"] == "2020"
 
 
+def test_every_type_with_every_combination_of_the_fields_it_may_need_formats_without_a_warning() -> None:
+    """Exhaustive over the fields the plain style's templates require: no REQUIRED row is too lax."""
+    needed = ["journal", "booktitle", "publisher", "school", "institution", "editor"]
+    kinds = [*sorted({plain: name for name, plain in PLAIN_TYPE.items()}.values()), "thesis", "software"]
+    entries = []
+    for n, (entry_type, mask) in enumerate(itertools.product(kinds, range(1 << (len(needed) + 2)))):
+        extra = tuple((name, "V") for i, name in enumerate(needed) if mask >> i & 1)
+        authors = ("Ann Lee",) if mask >> len(needed) & 1 else ()
+        work = Work(f"e{n}", "T", authors, year=2020 if mask >> (len(needed) + 1) & 1 else None, extra=extra)
+        entries.append(entry_text(work.key, replace(work, entry_type=entry_type), {}))
+    _format_plain("".join(entries))
+
+
 TYPES = sorted(set(PLAIN_TYPE) | set(WORDS) | {"patent", "software", "online", "xyzzy", ""})
 FIELDS = (
     "journal journaltitle booktitle eventtitle publisher school institution organization editor crossref date "
@@ -106,7 +123,7 @@ FIELDS = (
 ).split()
 values = st.one_of(
     st.sampled_from(["", "{}", "  ", "X", "Springer", "2019-13", "%", "\\relax", "{\\TeX}", "Hutter, Frank and others",
-                     "et al.", "a, b, c, d", "https://x.org/a", "javascript:alert(1)", "10.1145/3.4", "and"]),
+                     "et al.", "a, b, c, d", "parent", "https://x.org/a", "javascript:alert(1)", "10.1145/3.4", "and"]),
     st.text(max_size=12),
 )  # fmt: skip
 
@@ -262,3 +279,14 @@ def test_a_library_of_real_entries_builds_without_warnings_and_titles_agree(tmp_
         assert "Type: Journal article · Venue: J. of Tests" in body and "Year: 2019" in body
     hutter = _words(bibliography.find(id="cite-hutter2019automl"))
     assert "Frank Hutter and Lars Kotthoff, editors" in hutter
+
+
+def test_generate_reports_each_changed_entry_once_against_its_line(tmp_path: Path) -> None:
+    config = load_config(_project(tmp_path))
+    lines = generate.run(config).lines()
+    at = REFS[: REFS.index("@inproceedings{s,")].count("\n") + 1
+    assert [line for line in lines if ": s: " in line] == [
+        f"refs.bib:{at}: s: @inproceedings has no booktitle: the bibliography lists it as @misc"
+    ]
+    assert not [line for line in lines if "hutter2019automl" in line or "literate" in line]
+    assert generate.run(config).lines() == ["inputs unchanged since the last generate: 0 files written"]

@@ -61,7 +61,12 @@ def bib_text(latex: str) -> str:
 
 def sanitized_bib(library: Library) -> str:
     works = {p.key: p.work for p in library.papers}
-    return "".join(_format(paper.slug, derive(paper.work, works)) for paper in library.papers)
+    return "".join(entry_text(paper.slug, paper.work, works) for paper in library.papers)
+
+
+def entry_text(slug: str, work: Work, works: dict[str, Work]) -> str:
+    """One entry of the copy, keyed by ``slug``; ``works`` by key are the crossref parents it may use."""
+    return _format(slug, derive(work, works))
 
 
 def derive(work: Work, works: dict[str, Work]) -> Derived:
