@@ -51,11 +51,11 @@ def split_chunks(text: str) -> list[Chunk]:
 _DELIMITERS = {"{": re.compile(r"[{}]"), "(": re.compile(r"[{})]")}
 
 
-def closing(text: str, start: int, opener: str) -> int | None:
-    """Index just past the delimiter that closes an entry opened at ``start``."""
+def closing(text: str, start: int, opener: str, end: int | None = None) -> int | None:
+    """Index just past the delimiter that closes an entry opened at ``start`` (looking no further than ``end``)."""
     closer = "}" if opener == "{" else ")"
     depth = 0
-    for match in _DELIMITERS[opener].finditer(text, start):
+    for match in _DELIMITERS[opener].finditer(text, start, len(text) if end is None else end):
         ch = match.group(0)
         if depth == 0 and ch == closer:
             return match.end()

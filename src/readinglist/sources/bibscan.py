@@ -61,26 +61,27 @@ class Scanner(LowLevelParser):  # type: ignore[misc]
             self.command_start = self.pos - 1
             self.entry_line = self.lineno
             try:
-                command, (key, fields) = self.parse_command()
+                command, body = self.parse_command()
             except PybtexSyntaxError as error:
                 self._set_aside(error)
                 continue
             except SkipEntry:
                 continue
             if command.lower() not in {"string", "preamble"}:
+                key, fields = body
                 yield RawEntry(self.entry_line, command, key or "", [(n, "".join(v)) for n, v in fields])
 
-    def parse_command(self) -> tuple[str, tuple[Any, Any]]:
+    def parse_command(self) -> tuple[str, tuple[Any, ...]]:
         match = _COMMAND.match(self.text, self.command_start)
         if match and match.group(1).lower() == "comment":
             # JabRef's and BibDesk's @comment{...} blocks hold metadata that may contain "@": skip them whole.
-            end = closing(self.text, match.end(), match.group(2))
+            end = closing(self.text, match.end(), match.group(2), self._next_entry_line(match.end()))
             if end is not None:
                 self._jump(end)
             raise SkipEntry
         if match is None:
             raise SkipEntry  # an "@" in free text (an e-mail address), not an entry
-        result: tuple[str, tuple[Any, Any]] = super().parse_command()
+        result: tuple[str, tuple[Any, ...]] = super().parse_command()
         return result
 
     def parse_entry_body(self, body_end: object) -> None:
@@ -96,16 +97,19 @@ class Scanner(LowLevelParser):  # type: ignore[misc]
     def _set_aside(self, error: PybtexSyntaxError) -> None:
         match = _COMMAND.match(self.text, self.command_start)
         assert match is not None  # parse_command reads only what _COMMAND matched
-        end = closing(self.text, match.end(), match.group(2))
-        following = _ENTRY_LINE.search(self.text, self.command_start + 1)
-        next_start = following.start() if following else len(self.text)
-        # Braces that close only after the next entry starts: this entry is open and swallowed it.
-        unclosed = end is None or end > next_start
+        next_start = self._next_entry_line(self.command_start + 1)
+        # Looking only up to the next line that starts with "@" keeps a file of broken entries linear.
+        end = closing(self.text, match.end(), match.group(2), next_start)
+        unclosed = end is None
         key = self.current_entry_key or ""
         if match.group(1).lower() == "string":
             key = f"@string {self.current_field_name or ''}".strip()
         self.problems.append(Problem(self.entry_line, key, self._reason(error, unclosed)))
-        self._jump(min(end or len(self.text), next_start))
+        self._jump(next_start if end is None else end)
+
+    def _next_entry_line(self, pos: int) -> int:
+        following = _ENTRY_LINE.search(self.text, pos)
+        return following.start() if following else len(self.text)
 
     def _reason(self, error: PybtexSyntaxError, unclosed: bool) -> str:
         if error.error_type == "undefined string":

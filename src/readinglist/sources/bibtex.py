@@ -26,6 +26,7 @@ from .fields import (
 from .text import read_text
 
 KIND = "bibtex"
+MAX_INHERITANCE = 8  # crossref/xdata levels followed (biblatex needs two; a hostile chain must not recurse deep)
 _ENTRY_START = re.compile(r"^[ \t]*@[ \t]*[A-Za-z]+[ \t]*[{(]", re.M)
 _ET_AL = re.compile(r"^(?:others|\{?et\.?[\s~]+al\.?\}?)$", re.I)
 _TRAILING_ET_AL = re.compile(r"[\s,~]+et[\s~]+al\.?$", re.I)
@@ -103,7 +104,7 @@ def _inherited(
     """``fields`` with xdata's fields, then crossref's (recursively; a cycle stops), filled in."""
     for name in ("xdata", "crossref"):
         for key in (k.strip().lower() for k in fields.get(name, "").split(",") if k.strip()):
-            if key in seen or key not in own:
+            if key in seen or key not in own or len(seen) >= MAX_INHERITANCE:
                 continue
             parent, parent_fields = own[key]
             parent_type = biblatex.ENTRY_TYPES.get(parent.type.lower(), parent.type.lower())
