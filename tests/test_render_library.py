@@ -128,7 +128,7 @@ values = st.one_of(
 )  # fmt: skip
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     entry_type=st.sampled_from(TYPES),
     fields=st.dictionaries(st.sampled_from(FIELDS), values, max_size=8),
@@ -147,7 +147,8 @@ def test_no_derived_entry_makes_the_plain_style_warn(entry_type, fields, authors
     work = Work(
         "w", title, tuple(authors), et_al, year, entry_type=entry_type, extra=tuple(fields.items()), eprint=eprint
     )
-    _format_plain(sanitized_bib(_library(work, parent)))
+    works = {"w": work, "parent": parent}
+    _format_plain(entry_text("w", work, works) + entry_text("parent", parent, works))
 
 
 # --- the paper page and records.json -------------------------------------------------------------

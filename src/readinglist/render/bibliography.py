@@ -110,11 +110,15 @@ def _raw_fields(work: Work, works: dict[str, Work]) -> dict[str, str]:
 
 
 def _persons(work: Work, editors: str) -> dict[str, list[str]]:
-    people = {
-        "author": [p for p in map(_person, work.authors) if p] + (["others"] if work.et_al else []),
-        "editor": [p for p in (_person(n, True) for n in split_name_list(editors)) if p] if editors.strip() else [],
-    }
-    return {role: names for role, names in people.items() if any(n != "others" for n in names)}
+    authors = [_person(name) for name in work.authors] + (["others"] if work.et_al else [])
+    people = {"author": authors, "editor": [_person(name, True) for name in split_name_list(editors)]}
+    return {role: names for role, names in ((r, _people(n)) for r, n in people.items()) if names}
+
+
+def _people(names: list[str]) -> list[str]:
+    """The people of a list, with "others" (et al.) once and last, where BibTeX reads it; none if only that."""
+    people = [name for name in names if name and name != "others"]
+    return [*people, "others"] if people and "others" in names else people
 
 
 def _links(work: Work) -> dict[str, str]:
