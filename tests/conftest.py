@@ -98,3 +98,11 @@ def _live_list_untouched() -> Iterator[None]:
         found = sorted(set(_live_reads))
         del _live_reads[:]
         pytest.fail(f"the test read the repository's own list, not tests/fixtures/seeds: {found[:5]}")
+
+
+@pytest.fixture(autouse=True)
+def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reaches the arXiv API or Crossref: unless a test serves them itself, their base
+    URLs are a closed port on this machine (subprocesses inherit the environment)."""
+    monkeypatch.setenv("READINGLIST_ARXIV_API", "http://127.0.0.1:9/api/query")
+    monkeypatch.setenv("READINGLIST_CROSSREF_API", "http://127.0.0.1:9/works/")

@@ -49,8 +49,9 @@ def _init_and_add_parsers(commands: argparse._SubParsersAction[argparse.Argument
     init.add_argument("--force", action="store_true", help="add the missing files to a non-empty folder")
     add = commands.add_parser("add", help="fetch papers by arXiv id or DOI (arXiv API, Crossref) into refs.bib")
     add.add_argument("ids", nargs="+", metavar="ID", help="arXiv:2101.00001, or a DOI such as 10.1145/3458817.3476209")
-    add.add_argument("--bib", type=Path, help="the BibTeX store (default: refs.bib)")
+    add.add_argument("--store", type=Path, help="the store to merge into (default: refs.bib)")
     add.add_argument("--refresh", action="store_true", help="ask the APIs again instead of using the cache")
+    add.add_argument("--dry-run", action="store_true", help="fetch and report, but leave refs.bib as it is")
 
 
 def _import_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -132,8 +133,8 @@ def _add(args: argparse.Namespace, config: Config) -> int:
     from .store.identity import load_rules
 
     records = fetch_all(args.ids, config.root / CACHE_DIR, refresh=args.refresh)
-    bib = args.bib if args.bib else config.bib_path
-    print(importer.run_records(records, bib, load_rules(config.identity_path)))
+    bib = args.store or config.bib_path
+    print(importer.run_records(records, bib, load_rules(config.identity_path), dry_run=args.dry_run))
     return 0
 
 
