@@ -278,6 +278,10 @@ def test_a_library_of_real_entries_builds_without_warnings_and_titles_agree(tmp_
         assert f"Ann Alpha and others. {expected}. J. of Tests, May 2019." in _words(entry)  # plain style's "et al."
         body = _words(page.find(attrs={"data-pagefind-body": True}))
         assert "Type: Journal article · Venue: J. of Tests" in body and "Year: 2019" in body
+    raw = ("\\lambda", "\\aleph", "\\TeX", "\\LaTeX", "\\mbox", "\\textsc", "\\(", "\\[", "\\emph", "\\url")
+    for html in out.rglob("*.html"):  # every page a reader or Pagefind reads: topic cards, lists, search
+        text = _words(BeautifulSoup(html.read_text(encoding="utf-8"), "html.parser"))
+        assert not [r for r in raw if r in text], html
     hutter = _words(bibliography.find(id="cite-hutter2019automl"))
     assert "Frank Hutter and Lars Kotthoff, editors" in hutter
 

@@ -28,6 +28,7 @@ from .. import __version__
 from ..config import Config as SiteConfig
 from ..config import load_config
 from ..errors import ReadingListError
+from ..latex import to_text
 from ..render import links
 from ..render.mathml import fallback, to_mathml
 from ..writer import remove_temp_files, write_if_changed
@@ -136,7 +137,10 @@ def _resolve_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             continue
         if node.astext() == node["refuri"]:  # a card's hidden link text: name the page instead
             node.clear()
-            node += nodes.Text(app.env.titles[doc].astext())
+            title = app.env.titles[doc].deepcopy()
+            for math in list(title.findall(nodes.math)):  # as the page reads (λ), not its source (\lambda)
+                math.replace_self(nodes.Text(to_text(f"${math.astext()}$")))
+            node += nodes.Text(title.astext())
         node["refuri"] = app.builder.get_relative_uri(docname, doc) + (f"#{nodes.make_id(anchor)}" if anchor else "")
         node["internal"] = True
 
