@@ -16,13 +16,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from myst_parser.parsers.docutils_ import Parser
 
-from readinglist.latex import dump_to_latex
+from readinglist.latex import dump_to_latex, to_text
 from readinglist.render.latexmd import latex_to_md
 
 PIECES = [
     "\\emph{", "\\textbf{", "\\textit{", "}", "{", "$", "^", "_", "\\url{", "javascript:alert(1)",
     "https://example.org/a", "\\footnote{", "`", "``", "<script>alert(1)</script>", "[x](javascript:y)",
     "\\", "\\href{", "\\text{", "{raw}`", "$x^2$", "$\\alpha$", "*", "#", "\n", ":::", "{{ s }}", "$$",
+    "\\(", "\\)", "\\[", "\\]", "\\TeX ", "\\LaTeX{}", "\\mbox{", "\\textsc{", "$\\aleph$",
 ]  # fmt: skip
 texts = st.lists(st.one_of(st.text(max_size=6), st.sampled_from(PIECES)), max_size=14).map("".join)
 ALLOWED = (
@@ -75,3 +76,26 @@ def test_javascript_url_is_text() -> None:
     assert paragraph is not None
     assert not list(paragraph.findall(nodes.reference))
     assert "javascript:alert(1)" in paragraph.astext()
+
+
+TITLES = [
+    (
+        r"Literate {\TeX} and \LaTeX{} for \mbox{GPT-3}: Stochastic \(\lambda\)-calculi and the $\aleph$ project",
+        "Literate TeX and LaTeX for GPT-3: Stochastic λ-calculi and the ℵ project",
+    ),
+    (r"\LaTeX and \BibTeX\ in \textsc{Sc} \texttt{tt} at \[x+y\]", "LaTeX and BibTeX in Sc tt at x+y"),
+    (r"M\"{u}ller {\'e}t\'e \emph{big} \url{https://example.org/a}", "Müller été big https://example.org/a"),
+]
+
+
+def test_logos_boxes_and_bracketed_math_read_as_text_on_the_page_as_in_plain_text() -> None:
+    """The page (formulas read as MathML shows them) and ``to_text`` (search, bibliography) agree."""
+    for latex, expected in TITLES:
+        assert to_text(latex) == expected
+        paragraph, _ = paragraph_of(latex)
+        assert paragraph is not None
+        for math in list(paragraph.findall(nodes.math)):
+            math.replace_self(nodes.Text(to_text(f"${math.astext()}$")))
+        assert " ".join(paragraph.astext().split()) == expected
+    paragraph, _ = paragraph_of(r"a \(\lambda\) b")
+    assert paragraph is not None and [m.astext() for m in paragraph.findall(nodes.math)] == ["\\lambda"]
