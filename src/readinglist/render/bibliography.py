@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from pybtex.bibtex.utils import split_name_list
@@ -54,9 +55,12 @@ class Derived:
     problem: str = ""
 
 
+_LATEX_SYNTAX = re.compile(r"[\\{}]")
+
+
 def bib_text(latex: str) -> str:
     """Plain text that pybtex's LaTeX reader leaves as it is (it reads a bare % as a comment)."""
-    return re.sub(r"[\\{}]", "", clean(to_text(latex))).replace("%", "\\%")
+    return _LATEX_SYNTAX.sub("", clean(to_text(latex))).replace("%", "\\%")
 
 
 def sanitized_bib(library: Library) -> str:
@@ -75,7 +79,7 @@ def derive(work: Work, works: dict[str, Work]) -> Derived:
     out = Derived(PLAIN_TYPE.get(work.entry_type.lower(), "misc"))
     out.persons = _persons(work, raw.get("editor", ""))
     out.fields = {"title": "{" + (bib_text(work.title) or UNTITLED) + "}"}
-    out.fields |= {name: text for name in TEXT_FIELDS if (text := bib_text(raw.get(name, "")))}
+    out.fields |= {name: text for name in TEXT_FIELDS if raw.get(name) and (text := bib_text(raw[name]))}
     if work.entry_type.lower() in THESIS_DEFAULT:
         out.fields["type"] = bib_text(thesis_type(work.entry_type.lower(), raw.get("type", "")))
     out.fields |= _links(work)
@@ -136,6 +140,7 @@ def _format(slug: str, entry: Derived) -> str:
     return f"@{entry.kind}{{{slug},\n{body}}}\n\n"
 
 
+@lru_cache(maxsize=1 << 16)  # names recur across papers, and pybtex's name parser is slow
 def _person(name: str, bibtex_form: bool = False) -> str:
     """``Last, First`` with every part braced, so no part can split or reorder the list.
 
