@@ -295,3 +295,8 @@ def test_generate_reports_each_changed_entry_once_against_its_line(tmp_path: Pat
     ]
     assert not [line for line in lines if "hutter2019automl" in line or "literate" in line]
     assert generate.run(config).lines() == ["inputs unchanged since the last generate: 0 files written"]
+
+
+def test_a_users_keywords_place_a_paper_in_a_topic() -> None:
+    work = Work("k", "A title", abstract="We describe a method.", keywords=("compiler", "kernel fusion"))
+    assert _library(work).by_key()["k"].topics != _library(replace(work, keywords=())).by_key()["k"].topics

@@ -75,7 +75,7 @@ def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_sco
                 categories=cats,
                 categories_inferred=guess is not None,
                 category_evidence=guess.evidence if guess else "",
-                topics=assign_topics(cats, texts[i], topics),
+                topics=assign_topics(cats, _topic_text(texts[i], work), topics),
                 tldr=summary.tldr(abstract),
                 key_results=summary.key_results(abstract),
                 system=system_name(work),
@@ -84,6 +84,11 @@ def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_sco
             )
         )
     return Library(tuple(papers), topics, _authors(works, papers, ids, corpus), ids)
+
+
+def _topic_text(text: str, work: Work) -> str:
+    """The text topics are matched in: the user's keywords say what a paper is about too."""
+    return ". ".join((text, *work.keywords)) if work.keywords else text
 
 
 def _authors(works: list[Work], papers: list[Paper], ids: dict[str, str], corpus: Corpus) -> tuple[Author, ...]:
