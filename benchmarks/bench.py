@@ -2,6 +2,7 @@
 
     python benchmarks/bench.py --n 1000 [--out DIR] [--keep] [--json PATH] [--browser]
     python benchmarks/bench.py --budget [--n 10000] [--build]   (benchmarks/budget.py)
+    python benchmarks/bench.py --import [--n 1000 10000]   (benchmarks/importbench.py)
 
 Every step runs in its own subprocess, as a user runs it, and is timed with its peak
 memory: import, generate twice, a full build (-j 1 and -j 3), a no-op rebuild, a rebuild
@@ -45,6 +46,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if "--import" in argv:  # import speed against pybtex's parse (issue 10): benchmarks/importbench.py
+        import importbench
+
+        return importbench.main([a for a in argv if a != "--import"])
     if "--budget" in argv:  # the resource budget of hostile inputs (issue 9): benchmarks/budget.py
         import budget
 

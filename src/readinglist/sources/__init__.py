@@ -2,7 +2,8 @@
 
 One module per format, registered in ``READERS`` (papis style): each has ``KIND``,
 ``looks_like(head, path)`` (the decoded start of the file; never the file name) and
-``read(path, label) -> ReadResult``. The first reader whose ``looks_like`` is true reads the file.
+``read(path, label) -> ReadResult``, and ``read_string(text, label)`` for a text already decoded
+(``text.read_text``). The first reader whose ``looks_like`` is true reads the file.
 
 Record text is as the file states it: LaTeX for the kinds in ``LATEX_KINDS`` (a BibTeX entry
 as written, braces kept; CSL-JSON made LaTeX by its reader), plain scraped text for profile
@@ -31,6 +32,8 @@ class Reader(Protocol):
 
     def read(self, path: Path, label: str) -> ReadResult: ...
 
+    def read_string(self, text: str, label: str) -> ReadResult: ...
+
 
 # Order matters only where two formats could both claim a file: the structured formats first.
 READERS: tuple[Reader, ...] = (csljson, bibtex, arxiv_listing, author_pairs)
@@ -39,10 +42,13 @@ READERS: tuple[Reader, ...] = (csljson, bibtex, arxiv_listing, author_pairs)
 def read_source(path: Path, label: str | None = None) -> ReadResult:
     """Read one source file of any known format; ``label`` (default: the path) names it in records and errors."""
     label = label or str(path)
-    head = read_text(path, label)[:HEAD]
+    text = read_text(path, label)
+    if not text.strip():
+        raise ReadingListError("the file is empty", label, 1)
+    head = text[:HEAD]
     for reader in READERS:
         if reader.looks_like(head, path):
-            return reader.read(path, label)
+            return reader.read_string(text, label)
     line = next((n for n, text in enumerate(head.split("\n"), 1) if text.strip()), 1)
     raise ReadingListError(
         "not a bibliography file: expected BibTeX/BibLaTeX ('@type{key, ...}' entries), CSL-JSON (a JSON list), "

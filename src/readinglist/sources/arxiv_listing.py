@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..errors import ReadingListError
 from ..model import RawRecord, ReadResult, SourceRef
-from .text import Line, read_lines
+from .text import Line, read_text, split_lines
 
 KIND = "profile"
 YEAR_LINE = re.compile(r"^arXiv\s*(\d{4})$")
@@ -30,7 +30,11 @@ def looks_like(head: str, path: Path) -> bool:
 
 
 def read(path: Path, label: str) -> ReadResult:
-    return ReadResult(tuple(parse(read_lines(path, label), label)))
+    return read_string(read_text(path, label), label)
+
+
+def read_string(text: str, label: str) -> ReadResult:
+    return ReadResult(tuple(parse(split_lines(text, label), label)))
 
 
 def _first_lines(head: str, count: int) -> list[str]:

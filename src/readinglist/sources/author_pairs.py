@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import ReadingListError
 from ..model import RawRecord, ReadResult, SourceRef
-from .text import Line, read_lines
+from .text import Line, read_text, split_lines
 
 KIND = "profile"
 NAME = r"[^\W\d_][\w.'’\-]*(?:\s+[^\W\d_][\w.'’\-]*){0,5}"
@@ -35,7 +35,11 @@ def looks_like(head: str, path: Path) -> bool:
 
 
 def read(path: Path, label: str) -> ReadResult:
-    return ReadResult(tuple(parse(read_lines(path, label), label)))
+    return read_string(read_text(path, label), label)
+
+
+def read_string(text: str, label: str) -> ReadResult:
+    return ReadResult(tuple(parse(split_lines(text, label), label)))
 
 
 def parse(lines: list[Line], label: str) -> list[RawRecord]:

@@ -33,9 +33,12 @@ class Line:
 
 def read_lines(path: Path, label: str) -> list[Line]:
     """Return the non-blank lines of ``path``; ``label`` is the name used in errors."""
-    text = _decode(read_regular(path, label), label)
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    kept = [Line(i, s) for i, s in ((i, strip_unsafe(s).strip()) for i, s in enumerate(lines, 1)) if s]
+    return split_lines(read_text(path, label), label)
+
+
+def split_lines(text: str, label: str) -> list[Line]:
+    """The non-blank lines of a text from ``read_text``, stripped and numbered."""
+    kept = [Line(i, s) for i, s in ((i, s.strip()) for i, s in enumerate(text.split("\n"), 1)) if s]
     if not kept:
         raise ReadingListError("the file is empty", label, 1)
     return kept
