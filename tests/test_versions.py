@@ -4,6 +4,7 @@ however many papers name one system, the version links grow linearly, never all 
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -142,3 +143,12 @@ def test_best_matches_in_blocks_are_the_one_at_a_time_closest() -> None:
     corpus, keys = build_corpus(texts), [f"k{i:02d}" for i in range(40)]
     core, rows = list(range(0, 40, 2)), list(range(40))
     assert authors._best_matches(rows, core, keys, corpus) == [authors._closest(i, core, keys, corpus) for i in rows]
+
+
+def test_identical_papers_do_not_all_pick_the_same_neighbours() -> None:
+    """Ties in similarity went to the lowest index: with identical titles every paper picked the
+    first few as its nearest, so a handful of pages listed every other paper as related."""
+    corpus = build_corpus(["WidgetNet: A study of widgets"] * 300)
+    picked = Counter(j for i in range(300) for _, j in corpus.neighbours(i))
+    assert all(len(corpus.neighbours(i)) == NEIGHBOURS for i in range(300))
+    assert max(picked.values()) == NEIGHBOURS  # each paper is the nearest of exactly NEIGHBOURS others

@@ -27,7 +27,8 @@ class Corpus:
         self._neighbours.extend(_nearest(self.matrix, NEIGHBOURS))
 
     def neighbours(self, i: int) -> list[tuple[float, int]]:
-        """(similarity, index) of paper i's nearest others, most similar first (ties by index)."""
+        """(similarity, index) of paper i's nearest others, most similar first (ties: the papers after
+        i in key order first, wrapping round)."""
         return self._neighbours[i]
 
     def similarities(self, pairs: list[tuple[int, int]]) -> dict[tuple[int, int], float]:
@@ -66,12 +67,21 @@ def _nearest(matrix: Any, k: int) -> list[list[tuple[float, int]]]:
     transposed = matrix.T.tocsc()
     for start in range(0, n, BLOCK):
         block = (matrix[start : start + BLOCK] @ transposed).toarray().astype(np.float32)
-        block[np.arange(len(block)), np.arange(start, start + len(block))] = 0.0
-        # Each row's k best, then ordered by score (descending) and index, for the whole block at once.
-        top = np.argpartition(-block, min(k, n - 1), axis=1)[:, :k] if n > k else np.tile(np.arange(n), (len(block), 1))
+        rows = np.arange(start, start + len(block))
+        block[np.arange(len(block)), rows] = 0.0
+        # One distinct integer per pair, in the order of the result: score (to 6 decimals,
+        # descending), then the papers after i in key order first, wrapping round. Distinct keys
+        # keep argpartition fast (a block of nearly equal scores, as identical titles give, took
+        # it seconds) and spread ties: identical papers do not all pick the first ones as theirs.
+        after = (np.arange(n)[None, :] - rows[:, None]) % n
+        order_key = np.rint(np.round(block, 6).astype(np.float64) * -1e6).astype(np.int64) * n + after
+        top = (
+            np.argpartition(order_key, min(k, n - 1), axis=1)[:, :k]
+            if n > k
+            else np.tile(np.arange(n), (len(block), 1))
+        )
+        top = np.take_along_axis(top, np.argsort(np.take_along_axis(order_key, top, axis=1), axis=1), axis=1)
         scores = np.round(np.take_along_axis(block, top, axis=1), 6)  # float32, as the scores are
-        order = np.lexsort((top, -scores), axis=1)
-        top, scores = np.take_along_axis(top, order, axis=1), np.take_along_axis(scores, order, axis=1)
         out.extend(
             [(float(s), int(j)) for s, j in zip(row_scores, row_top, strict=True) if s > 0]
             for row_scores, row_top in zip(scores.tolist(), top.tolist(), strict=True)
