@@ -27,7 +27,7 @@ from readinglist.render.latexmd import latex_to_md
 from readinglist.render.mathml import ELEMENTS as MATHML
 from readinglist.store import bibfile
 from readinglist.store.bibfile import BibFile
-from readinglist.store.importer import _to_work, bib_name
+from readinglist.store.records import bib_name, to_work
 from test_escape import FRAGMENTS
 
 HAZARDS = [
@@ -65,7 +65,7 @@ def _project(tmp: Path, records: list[RawRecord]) -> Path:
     shutil.copytree(SEEDS / "docs" / "develop", tmp / "docs" / "develop")
     entries = []
     for n, record in enumerate(records):
-        work = _to_work(record)
+        work = to_work(record)
         entries.append((f"hostile{n}", bibfile.work_to_entry(work)))
     (tmp / "refs.bib").write_text(BibFile(tmp / "refs.bib").render({}, entries), encoding="utf-8")
     return tmp
