@@ -23,6 +23,8 @@ from typing import Any
 from measure import Step, run
 from synthetic import Work, make_corpus
 
+from readinglist.latex import dump_to_latex
+
 TARGET = 2.0  # import time / pybtex parse time (issue 10)
 PYBTEX = "import sys; from pybtex.database import parse_file; parse_file(sys.argv[1])"
 READER = "import sys; from readinglist.sources import read_source; read_source(__import__('pathlib').Path(sys.argv[1]))"
@@ -46,7 +48,12 @@ def bibtex_text(n: int, seed: int = 1) -> str:
 
 def _entry(rng: random.Random, i: int, work: Work) -> str:
     names = [_bibtex_name(name) for name in work.authors]
-    fields = {"title": work.title, "author": " and ".join(names), "abstract": work.abstract}
+    # As an exporter writes them: LaTeX specials escaped ("35\\%"), so a "%" is not a comment.
+    fields = {
+        "title": dump_to_latex(work.title),
+        "author": " and ".join(names),
+        "abstract": dump_to_latex(work.abstract),
+    }
     if rng.random() < 0.3:
         entry_type, fields["crossref"] = "inproceedings", f"conf{work.year}"
     else:

@@ -23,6 +23,7 @@ EXPECTED: dict[str, tuple[int, list[tuple[int, str, str]]]] = {
     "zotero-better-bibtex.bib": (3, []),
     "zotero-better-biblatex.bib": (5, []),
     "jabref.bib": (2, []),
+    "jabref-windows-1252.bib": (1, []),  # "% Encoding: windows-1252" on its first line, as JabRef writes it
     "mendeley.bib": (3, []),
     "bibdesk.bib": (2, []),
     "dblp.bib": (2, []),  # the @proceedings is only its paper's crossref target: a venue, not a paper
@@ -42,7 +43,7 @@ EXPECTED: dict[str, tuple[int, list[tuple[int, str, str]]]] = {
         [(7, "open1", "never closed"), (19, "open2", "never closed"), (30, "truncated", "never closed")],
     ),
     "biblatex-names.bib": (3, [(20, "badname2021", "cannot read the name"), (26, "badextended2021", "nickname")]),
-    "biblatex-types.bib": (13, [(102, "unknown2020", "unknown entry type @foo")]),
+    "biblatex-types.bib": (13, [(103, "unknown2020", "unknown entry type @foo")]),
     "latex-title.bib": (1, []),
 }
 
@@ -234,6 +235,23 @@ def test_broken_json_is_one_error_with_its_line(tmp_path: Path) -> None:
     assert (info.value.file, info.value.line) == ("items.json", 3)
 
 
+def test_jabref_encoding_line_is_honoured() -> None:
+    [record] = _read("jabref-windows-1252.bib").records
+    assert record.authors == ("Müller, Jürgen", "García, Sofía") and record.title == "Café Effects on Naïve Bayes"
+
+
+def test_a_numeric_biblatex_month_is_a_month_name() -> None:
+    assert dict(_by_key("biblatex-types.bib")["web2017"].fields)["month"] == "November"
+
+
+def test_json_that_is_not_csl_is_one_error(tmp_path: Path) -> None:
+    path = tmp_path / "package.json"
+    path.write_text('{\n  "name": "x",\n  "version": "1.0.0"\n}\n', encoding="utf-8")
+    with pytest.raises(ReadingListError) as info:
+        read_source(path, "package.json")
+    assert (info.value.file, info.value.line) == ("package.json", 1) and "not CSL-JSON" in info.value.message
+
+
 def test_read_dump_still_returns_the_records(tmp_path: Path) -> None:
     assert read_dump(EXPORTS / "arxiv.bib", "arxiv.bib") == list(_read("arxiv.bib").records)
 
@@ -266,12 +284,12 @@ def test_any_text_is_records_or_one_error(tmp_path: Path, text: str) -> None:
 @FUZZ
 @given(st.sampled_from(sorted(EXPECTED)), st.data())
 def test_any_cut_of_an_export_is_records_or_one_error(tmp_path: Path, name: str, data: st.DataObject) -> None:
-    text = (EXPORTS / name).read_text(encoding="utf-8")
-    start = data.draw(st.integers(0, len(text)))
-    end = data.draw(st.integers(start, len(text)))
-    insert = data.draw(st.sampled_from(TOKENS))
+    raw = (EXPORTS / name).read_bytes()
+    start = data.draw(st.integers(0, len(raw)))
+    end = data.draw(st.integers(start, len(raw)))
+    insert = data.draw(st.sampled_from(TOKENS)).encode("utf-8", "surrogatepass")
     path = tmp_path / "input"
-    path.write_text(text[:start] + insert + text[end:], encoding="utf-8")
+    path.write_bytes(raw[:start] + insert + raw[end:])
     _read_cleanly(path)
 
 

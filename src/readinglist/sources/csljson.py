@@ -38,7 +38,10 @@ def read(path: Path, label: str) -> ReadResult:
 def read_string(text: str, label: str) -> ReadResult:
     line_of = line_counter(text)
     records, skips = [], []
-    for offset, item in _items(text, label):
+    items = list(_items(text, label))
+    if items and not any(isinstance(item, dict) and ("title" in item or "type" in item) for _, item in items):
+        raise ReadingListError("JSON, but not CSL-JSON: no item has a title or a type", label, line_of(items[0][0]))
+    for offset, item in items:
         line = line_of(offset)
         key = str(item.get("citation-key") or item.get("id") or "") if isinstance(item, dict) else ""
         try:

@@ -75,6 +75,8 @@ def to_bibtex(fields: Mapping[str, str], entry_type: str) -> dict[str, str]:
         converted = rule.convert(value) if rule.convert and value else value
         if converted and not out.get(rule.bibtex):
             out[rule.bibtex] = converted
+    if re.fullmatch(r"\s*[0-9]{1,2}\s*", out.get("month", "")):  # BibLaTeX: month = {5}
+        out["month"] = date_month(f"2000-{int(out['month']):02d}") or out["month"]
     if entry_type in THESIS_TYPES and "institution" in fields and out.get("school") == fields["institution"]:
         del out["institution"]
     return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,6 +78,7 @@ def _decode(data: bytes, label: str) -> str:
     if not data.strip():
         raise ReadingListError("the file is empty", label, 1)
     codec, name = next(((c, n) for bom, c, n in BOMS if data.startswith(bom)), ("utf-8-sig", "UTF-8"))
+    codec, name = _declared(data) or (codec, name)
     if codec == "utf-8-sig" and b"\x00" in data:  # UTF-16 and UTF-32 are full of NUL bytes
         hint = "; UTF-16 without a byte-order mark? save the file as UTF-8" if _wide(data) else ""
         line = _line_of(data, data.index(b"\x00"))
@@ -93,6 +95,21 @@ def _decode(data: bytes, label: str) -> str:
             "binary data (NUL character): not a text dump", label, _text_line(text[: text.index("\x00")])
         )
     return text
+
+
+_DECLARED = re.compile(rb"\A(?:\xef\xbb\xbf)?% Encoding: ([A-Za-z0-9_.:-]+)[ \t]*\r?\n")
+
+
+def _declared(data: bytes) -> tuple[str, str] | None:
+    """The encoding JabRef names on its first line (``% Encoding: windows-1252``), if Python knows it."""
+    match = _DECLARED.match(data)
+    if not match:
+        return None
+    try:
+        codec = codecs.lookup(match.group(1).decode("ascii")).name
+    except LookupError:
+        return None
+    return (codec, match.group(1).decode("ascii")) if codec != "utf-8" else None
 
 
 def _wide(data: bytes) -> bool:
