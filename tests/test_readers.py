@@ -45,6 +45,7 @@ EXPECTED: dict[str, tuple[int, list[tuple[int, str, str]]]] = {
     "biblatex-names.bib": (3, [(20, "badname2021", "cannot read the name"), (26, "badextended2021", "nickname")]),
     "biblatex-types.bib": (13, [(103, "unknown2020", "unknown entry type @foo")]),
     "latex-title.bib": (1, []),
+    "biblatex-crossref.bib": (6, []),
 }
 
 
@@ -145,6 +146,20 @@ def test_xdata_and_crossref_chain() -> None:
     assert (chapter["booktitle"], chapter["publisher"], chapter["address"]) == venue
     assert works["feurer2019hpo"].title == "Hyperparameter Optimization"
     assert works["paszke2019pytorch13"].url == "https://github.com/pytorch/pytorch"
+
+
+def test_crossref_chains_follow_biblatex_inheritance() -> None:
+    works = _by_key("biblatex-crossref.bib")
+    volume = dict(works["knuth1997vol1"].fields)
+    assert (volume["maintitle"], volume["publisher"], volume["address"]) == (
+        "The Art of Computer Programming", "Addison-Wesley", "Reading, MA")  # fmt: skip
+    assert works["knuth1997vol1"].authors == ("Knuth, Donald E.",)
+    chapter = works["knuth1997ch1"]
+    assert (chapter.title, chapter.year, chapter.authors) == ("Basic Concepts", 1997, ("Knuth, Donald E.",))
+    assert dict(chapter.fields)["booktitle"] == "Fundamental Algorithms"
+    assert dict(chapter.fields)["bookauthor"] == "Knuth, Donald E."
+    assert works["orphan2020"].title == "A Crossref to Nothing"  # a missing parent is no reason to skip
+    assert works["cycle1"].year == 2020 and dict(works["cycle1"].fields)["note"] == "from the second"
 
 
 def test_string_macros_concatenation_and_month_macros() -> None:

@@ -47,15 +47,17 @@ _IDENTIFIERS = frozenset({"doi", "url", "urldate", "eprint", "eprinttype", "epri
 
 def renamed(parent_type: str, child_type: str) -> dict[str, str]:
     """How a parent's fields are named in the child (biblatex appendix B); others keep their names."""
-    if parent_type in _BOOKS and child_type in _PARTS:
+    names: dict[str, str] = {}
+    if parent_type.startswith("mv") and (child_type in _PARTS or child_type in _BOOKS):
+        names = {"title": "maintitle", "subtitle": "mainsubtitle", "titleaddon": "maintitleaddon"}
+    elif parent_type in _BOOKS and child_type in _PARTS:
         # A chapter's title is its own: the book's title is its booktitle.
         names = {"title": "booktitle", "subtitle": "booksubtitle", "titleaddon": "booktitleaddon"}
-        if parent_type.startswith("mv"):
-            names = {"title": "maintitle", "subtitle": "mainsubtitle", "titleaddon": "maintitleaddon"}
-        return {**names, "author": "bookauthor"} if child_type in {"inbook", "bookinbook", "suppbook"} else names
-    if parent_type == "periodical" and child_type in {"article", "suppperiodical"}:
-        return {"title": "journaltitle", "subtitle": "journalsubtitle"}
-    return {}
+    elif parent_type == "periodical" and child_type in {"article", "suppperiodical"}:
+        names = {"title": "journaltitle", "subtitle": "journalsubtitle"}
+    if names and child_type in {"inbook", "bookinbook", "suppbook"}:
+        names["author"] = "bookauthor"
+    return names
 
 
 def inherit(child: Mapping[str, str], parent: Mapping[str, str], child_type: str, parent_type: str) -> dict[str, str]:
@@ -67,6 +69,8 @@ def inherit(child: Mapping[str, str], parent: Mapping[str, str], child_type: str
     for name, value in parent.items():
         if name not in skipped:
             out.setdefault(names.get(name, name), value)
+    if names.get("author") == "bookauthor" and "author" in parent:
+        out.setdefault("author", parent["author"])  # a chapter of a monograph is by the book's author too
     return out
 
 
