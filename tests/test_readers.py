@@ -267,6 +267,26 @@ def test_json_that_is_not_csl_is_one_error(tmp_path: Path) -> None:
     assert (info.value.file, info.value.line) == ("package.json", 1) and "not CSL-JSON" in info.value.message
 
 
+def test_unclosed_entries_cost_linear_scanning(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unclosed brace makes pybtex scan to the end of the file; the reader must not do that per bad entry."""
+    from pybtex.scanner import Scanner
+
+    from readinglist.sources.bibtex import read_string
+
+    good = "@article{k%d,\n  title = {Good %d},\n  year = {2020}\n}\n\n"
+    bad = "@article{b%d,\n  title = {Unclosed {x %d,\n  year = {2020}\n}\n\n"
+    scanned = []
+    original = Scanner.skip_to
+    monkeypatch.setattr(Scanner, "skip_to", lambda self, patterns: scanned.append(1) or original(self, patterns))
+    for n in (200, 800):
+        scanned.clear()
+        result = read_string("".join((bad if i % 10 == 0 else good) % (i, i) for i in range(n)), "x.bib")
+        assert (len(result.records), len(result.skipped)) == (n - n // 10, n // 10)
+        if n == 200:
+            small = len(scanned)
+    assert len(scanned) < 5 * small  # four times the entries: about four times the tokens, not sixteen
+
+
 def test_read_dump_still_returns_the_records(tmp_path: Path) -> None:
     assert read_dump(EXPORTS / "arxiv.bib", "arxiv.bib") == list(_read("arxiv.bib").records)
 

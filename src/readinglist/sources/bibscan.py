@@ -50,14 +50,15 @@ class Scanner(LowLevelParser):  # type: ignore[misc]
     current_entry_key: str | None
     current_field_name: str | None
 
-    def __init__(self, text: str) -> None:
-        super().__init__(text, macros=CaseInsensitiveDict(MONTH_MACROS))
+    def __init__(self, text: str, macros: CaseInsensitiveDict | None = None, first_line: int = 1) -> None:
+        super().__init__(text, macros=CaseInsensitiveDict(MONTH_MACROS) if macros is None else macros)
         self.problems: list[Problem] = []
-        self.entry_line = 1
+        self.entry_line = self.lineno = first_line
+        self.bounded = False  # set once an entry ran on unclosed: the rest is read one entry at a time
         self._line_of: Callable[[int], int] | None = None
 
     def entries(self) -> Iterator[RawEntry]:
-        while self.skip_to([self.AT]):
+        while not self.bounded and self.skip_to([self.AT]):
             self.command_start = self.pos - 1
             self.entry_line = self.lineno
             try:
@@ -70,6 +71,22 @@ class Scanner(LowLevelParser):  # type: ignore[misc]
             if command.lower() not in {"string", "preamble"}:
                 key, fields = body
                 yield RawEntry(self.entry_line, command, key or "", [(n, "".join(v)) for n, v in fields])
+        if self.bounded:
+            yield from self._segments()
+
+    def _segments(self) -> Iterator[RawEntry]:
+        """The rest of the file, each piece from a line starting with "@" to the next scanned on its own.
+
+        An unclosed brace makes pybtex read to the end of the file; after one, every further one
+        would too, and a file of broken entries would take quadratic time. Bounded, it cannot.
+        """
+        starts = [self.pos] + [m.start() for m in _ENTRY_LINE.finditer(self.text, self.pos + 1)]
+        line = self.lineno
+        for start, end in zip(starts, [*starts[1:], len(self.text)], strict=True):
+            piece = Scanner(self.text[start:end], self.macros, line)
+            yield from piece.entries()
+            self.problems += piece.problems
+            line += self.text.count("\n", start, end)
 
     def parse_command(self) -> tuple[str, tuple[Any, ...]]:
         match = _COMMAND.match(self.text, self.command_start)
@@ -106,6 +123,7 @@ class Scanner(LowLevelParser):  # type: ignore[misc]
             key = f"@string {self.current_field_name or ''}".strip()
         self.problems.append(Problem(self.entry_line, key, self._reason(error, unclosed)))
         self._jump(next_start if end is None else end)
+        self.bounded = self.bounded or unclosed
 
     def _next_entry_line(self, pos: int) -> int:
         following = _ENTRY_LINE.search(self.text, pos)
