@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import pybtex.errors
@@ -62,13 +63,14 @@ class BibFile:
                     values = biblatex.inherit(values, shared, entry.type.lower(), parent.type.lower())
         return values
 
-    def render(self, replaced: dict[str, Entry], added: list[tuple[str, Entry]]) -> str:
+    def render(self, replaced: dict[str, Entry], added: list[tuple[str, Entry | Work]]) -> str:
+        """The file with ``replaced`` entries re-serialized in place and ``added`` ones appended."""
         # A chunk ends at its closing brace; format_entry adds the newline that already follows it.
         parts = [
             format_entry(c.key, replaced[c.key]).rstrip("\n") if c.key in replaced else c.text for c in self.chunks
         ]
         text = "".join(parts).rstrip("\n")
-        new = [format_entry(key, entry) for key, entry in added]
+        new = [format_entry(key, item) if isinstance(item, Entry) else format_work(key, item) for key, item in added]
         text = "\n\n".join(([text] if text.strip() else []) + [entry.rstrip("\n") for entry in new])
         return text + "\n"
 
@@ -219,10 +221,27 @@ def format_entry(key: str, entry: Entry) -> str:
     values = {name.lower(): value for name, value in entry.fields.items()}
     for role, people in entry.persons.items():
         values[role] = " and ".join(str(p) for p in people)
+    return _formatted(entry.type, key, values)
+
+
+def format_work(key: str, work: Work) -> str:
+    """``format_entry(key, work_to_entry(work))``, without building pybtex's people (an import of
+    10,000 records spent a second there): each name is formatted once."""
+    values = fields.write_fields(work)
+    names = [_name_as_stored(n) for n in work.authors] + (["others"] if work.et_al else [])
+    return _formatted(work.entry_type, key, {**values, "author": " and ".join(names)} if names else values)
+
+
+@lru_cache(maxsize=1 << 16)
+def _name_as_stored(name: str) -> str:
+    return str(Person(name))
+
+
+def _formatted(entry_type: str, key: str, values: dict[str, str]) -> str:
     order = [f for f in FIELD_ORDER if f in values] + [f for f in values if f not in FIELD_ORDER and f != "provenance"]
     order += ["provenance"] if "provenance" in values else []
     lines = [f"  {name} = {{{values[name]}}}," for name in order]
-    return f"@{entry.type}{{{key},\n" + "\n".join(lines) + "\n}\n"
+    return f"@{entry_type}{{{key},\n" + "\n".join(lines) + "\n}\n"
 
 
 def public_entry(entry: Entry) -> Entry:

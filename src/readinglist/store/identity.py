@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from ..config import read_toml
@@ -28,6 +28,7 @@ NEAR_DUPLICATE = 0.8  # share of word 3-grams two abstracts must have in common
 SHINGLE = 3
 
 
+@lru_cache(maxsize=1 << 15)  # a record's title and abstract are normalized by find, add and alike
 def _norm(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", ascii_fold(to_text(text)).lower()))
 
@@ -69,9 +70,10 @@ def names(work: Work) -> frozenset[str]:
     return frozenset({s.render() for s in work.sources} | ({work.key} if work.key else set()))
 
 
-def shingles(text: str) -> set[int]:
+@lru_cache(maxsize=1024)  # find, then add, look at the same abstract
+def shingles(text: str) -> frozenset[int]:
     words = _norm(text).split()
-    return {hash(tuple(words[i : i + SHINGLE])) for i in range(len(words) - SHINGLE + 1)}
+    return frozenset(map(hash, zip(*(words[i:] for i in range(SHINGLE)), strict=False)))
 
 
 @dataclass(frozen=True)
@@ -132,8 +134,10 @@ class Matcher:
     _by_key: dict[str, str] = field(default_factory=dict)
     _by_name: dict[str, str] = field(default_factory=dict)  # file:line and citation keys, for the rules
     _names: dict[str, frozenset[str]] = field(default_factory=dict)
-    _by_shingle: dict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
-    _shingles: dict[str, set[int]] = field(default_factory=dict)
+    # A 3-gram's works: one key (most 3-grams occur once), or a set of keys; a set per 3-gram
+    # made indexing 10,000 abstracts take seconds.
+    _by_shingle: dict[int, str | set[str]] = field(default_factory=dict)
+    _shingles: dict[str, frozenset[int]] = field(default_factory=dict)
 
     def add(self, work: Work, also: frozenset[str] = frozenset()) -> None:
         """Index ``work`` (new, or a merged version of a work already indexed); ``also``: more names of it."""
@@ -147,8 +151,16 @@ class Matcher:
             self._by_key.setdefault(key, work.key)
         grams = shingles(work.abstract)
         self._shingles[work.key] = grams
+        index, key = self._by_shingle, work.key
         for gram in grams:
-            self._by_shingle[gram].add(work.key)
+            have = index.setdefault(gram, key)
+            if have is key:
+                continue
+            if isinstance(have, str):
+                if have != key:
+                    index[gram] = {have, key}
+            else:
+                have.add(key)
 
     def find(self, work: Work, also: frozenset[str] = frozenset()) -> Match | None:
         """The indexed work ``work`` is one with (or another version of), and why; None if it is new."""
@@ -176,8 +188,12 @@ class Matcher:
         """The two share an identity key or a near-identical abstract."""
         if set(identity_keys(work)) & set(identity_keys(other)):
             return True
-        grams, known = shingles(work.abstract), self._shingles.get(other.key, set())
+        grams, known = shingles(work.abstract), self._shingles.get(other.key, frozenset())
         return bool(grams) and len(grams & known) / len(grams | known) >= NEAR_DUPLICATE
+
+    def _postings(self, gram: int) -> int:
+        have = self._by_shingle.get(gram, ())
+        return 1 if isinstance(have, str) else len(have)
 
     def _forced(self, mine: frozenset[str]) -> list[tuple[str, str]]:
         """Works conf/identity.toml says are one with a record of these names (by their index key)."""
@@ -188,14 +204,29 @@ class Matcher:
         grams = shingles(work.abstract)
         if len(grams) < MIN_ABSTRACT_WORDS:
             return None
-        # Prefix filter: a work sharing 80% of these 3-grams shares one of the rarest 20% + 1,
-        # so only their postings are candidates (exact, and linear where common 3-grams abound).
-        rarest = sorted(grams, key=lambda g: len(self._by_shingle.get(g, ())))[
-            : int(len(grams) * (1 - NEAR_DUPLICATE)) + 1
-        ]
-        candidates = {key for gram in rarest for key in self._by_shingle.get(gram, ())}
-        scored = sorted((-len(grams & self._shingles[k]) / len(grams | self._shingles[k]), k) for k in candidates)
+        # Prefix filter: a work sharing 80% of these 3-grams shares one of any 20% + 1 of them, so
+        # only the postings of the rarest are candidates (exact, and linear where common 3-grams
+        # abound). 3-grams no work has come first: when they are enough, nothing is near.
+        enough = int(len(grams) * (1 - NEAR_DUPLICATE)) + 1
+        present, absent = [], 0
+        for gram in grams:  # a new abstract stops here after `enough` lookups
+            if gram in self._by_shingle:
+                present.append(gram)
+            else:
+                absent += 1
+                if absent >= enough:
+                    return None
+        rarest = sorted(present, key=self._postings)[: enough - absent]
+        candidates: set[str] = set()
+        for gram in rarest:
+            have = self._by_shingle.get(gram, ())
+            candidates.update((have,) if isinstance(have, str) else have)
+        scored = sorted((-_jaccard(grams, self._shingles[k]), k) for k in candidates)
         for negative, key in scored:
             if -negative >= NEAR_DUPLICATE and not self._apart(mine, self.works[key]):
                 return Match(self.works[key], f"near-identical abstract ({-negative:.0%} of word 3-grams shared)")
         return None
+
+
+def _jaccard(a: frozenset[int], b: frozenset[int]) -> float:
+    return len(a & b) / len(a | b) if a or b else 0.0
