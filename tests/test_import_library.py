@@ -19,6 +19,7 @@ from readinglist.errors import ReadingListError
 from readinglist.model import SourceRef, Work
 from readinglist.store import bibfile, importer
 from readinglist.store.identity import load_rules
+from readinglist.store.tolerant import NO_KEY
 
 EXPORTS = FIXTURES / "exports"
 DAPPLE = "lin2020dapple"  # the seed list's DAPPLE, from Wei Lin's profile (2020, arXiv cs.DC)
@@ -250,7 +251,7 @@ def test_pasted_biblatex_entries_are_read_and_bad_ones_skipped_with_lines(tmp_pa
     store = bibfile.load(path, tolerant=True)
     assert [s.render() for s in store.skipped] == [
         f"{path}:11: undef2020: undefined @string 'nosuch'",
-        f"{path}:13: (no key): the entry has no key",
+        f"{path}:13: (no key): {NO_KEY}",
         f"{path}:21: heuvel2019: duplicate citation key (first at line 3)",
         f"{path}:23: unclosed2020: entry is never closed (unbalanced braces)",
     ]
@@ -281,3 +282,31 @@ def test_generate_makes_pages_of_the_pasted_entries_and_reports_the_rest(
     assert f"readinglist: skipped {root / 'refs.bib'}:11: undef2020: undefined @string 'nosuch'" in (
         capsys.readouterr().err
     )
+
+
+def test_an_edited_book_gets_its_key_from_the_editor(tmp_path: Path) -> None:
+    book = tmp_path / "book.bib"
+    book.write_text(
+        "@book{Hütter2019,\n  editor = {Hutter, Frank and Kotthoff, Lars},\n  title = {Automated Machine Learning},\n"
+        "  publisher = {Springer},\n  year = {2019},\n}\n",
+        encoding="utf-8",
+    )
+    report = importer.run([book], tmp_path / "refs.bib", tmp_path)
+    assert list(_works(tmp_path / "refs.bib")) == ["hutter2019automated"]
+    assert report.notes == ("book.bib:1: key 'Hütter2019' is not a valid key; stored as hutter2019automated",)
+
+
+def test_a_big_import_shows_progress_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rich.progress import Progress
+
+    advanced: list[float] = []
+    monkeypatch.setattr(Progress, "advance", lambda self, task, amount=1: advanced.append(amount))
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True)
+    with importer._progress(importer.PROGRESS_FROM - 1) as advance:
+        advance()  # a small import: no bar
+    with importer._progress(importer.PROGRESS_FROM) as advance:
+        advance()
+    monkeypatch.setattr("sys.stderr.isatty", lambda: False)
+    with importer._progress(10 * importer.PROGRESS_FROM) as advance:
+        advance()  # not a terminal (a pipe, a log file): no bar
+    assert advanced == [1]

@@ -66,9 +66,10 @@ def bib_name(name: str, latex: bool = False) -> str:
 
 
 def _last_name(work: Work) -> str:
-    if not work.authors:
+    editors = [v for k, v in work.extra if k == "editor"]  # an edited book is known by its editors
+    if not work.authors and not editors:
         return work.sources[0].owner if work.sources else ""
-    first = work.authors[0]
+    first = work.authors[0] if work.authors else re.split(r"\s+and\s+", editors[0])[0]
     if work.sources and work.sources[0].kind in LATEX_KINDS:
         first = to_text(first)
         first = first.split(",")[0] if "," in first else first  # "Smith, John": the last name comes first

@@ -24,7 +24,10 @@ from .bibfile import ENTRY_TYPES, BibFile
 from .names import StoreParser
 
 _ENTRY_START = re.compile(r"@\s*([A-Za-z]+)\s*[{(]\s*([^,\s{}()]*)")
-_KEYLESS = re.compile(r"\s*@\s*[A-Za-z]+\s*[{(]\s*[A-Za-z][\w-]*\s*=")  # @article{title = ...: Mendeley, EndNote
+_KEYLESS = re.compile(r"\s*@\s*[A-Za-z]+\s*[{(]\s*(?:,|[A-Za-z][\w-]*\s*=)")  # @article{title = ...: Mendeley, EndNote
+
+
+NO_KEY = "the entry has no key (give it one, or let `readinglist import FILE` make one)"
 
 
 def load_tolerant(path: Path, text: str) -> BibFile:
@@ -86,16 +89,16 @@ def _parse_entry(chunk: Chunk, macros: dict[str, str]) -> tuple[Entry | None, st
     try:
         data = parser.parse_string(chunk.text)
     except DuplicateField as exc:
-        return None, f"duplicate field: {exc}"
+        return None, f"duplicate {str(exc).rsplit(' ', 2)[-2].lower()!r} field"
     except PybtexSyntaxError as exc:
         if _KEYLESS.match(chunk.text):
-            return None, "the entry has no key"
+            return None, NO_KEY
         return None, _syntax_reason(exc)
     except PybtexError as exc:
         return None, str(exc)
     entry = data.entries.get(chunk.key or "")
     if entry is None:
-        return None, "the entry has no key" if _KEYLESS.match(chunk.text) else "malformed entry"
+        return None, NO_KEY if _KEYLESS.match(chunk.text) else "malformed entry"
     if entry.type.lower() not in ENTRY_TYPES:
         return None, f"unknown entry type @{entry.type}"
     return entry, ""
