@@ -83,7 +83,7 @@ def api(monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
     state = Server(f"http://127.0.0.1:{server.server_address[1]}")
     monkeypatch.setenv("READINGLIST_ARXIV_API", f"{state.url}/api/query")
     monkeypatch.setenv("READINGLIST_CROSSREF_API", f"{state.url}/works/")
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
     thread.start()
     yield state
     server.shutdown()
