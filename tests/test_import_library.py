@@ -97,7 +97,7 @@ def test_dry_run_prints_the_changes_and_writes_nothing(tmp_path: Path, capsys: p
     assert out.splitlines()[0] == (
         "1 added, 1 merged, 0 unchanged, 0 skipped (dry run: refs.bib would be updated; nothing written)"
     )
-    assert f"into {DAPPLE} (identical title)" in out
+    assert f"into {DAPPLE} (identical title and year)" in out
     assert "  would add DBLP:conf/sosp/NarayananHPSDGG19 from " in out
     assert (root / "refs.bib").read_bytes() == before
     assert sorted(p.name for p in root.iterdir() if p.name.startswith(".refs.bib")) in ([], [".refs.bib.lock"])
@@ -132,7 +132,7 @@ def test_a_valid_free_key_is_kept_and_others_are_generated_and_reported(tmp_path
 def test_a_dblp_record_of_a_listed_paper_merges_with_the_reason(seed_bib: Path) -> None:
     report = importer.run([EXPORTS / "dblp.bib"], seed_bib, EXPORTS)
     assert (report.added, report.merged) == (1, 1)  # PipeDream is new; DAPPLE is the seed's
-    assert report.merges == (f"dblp.bib:34 into {DAPPLE} (identical title)",)
+    assert report.merges == (f"dblp.bib:34 into {DAPPLE} (identical title and year)",)
     works = _works(seed_bib)
     assert len([w for w in works.values() if "DAPPLE" in w.title]) == 1
     dapple = works[DAPPLE]
@@ -310,3 +310,10 @@ def test_a_big_import_shows_progress_only_on_a_terminal(monkeypatch: pytest.Monk
     with importer._progress(10 * importer.PROGRESS_FROM) as advance:
         advance()  # not a terminal (a pipe, a log file): no bar
     assert advanced == [1]
+
+
+def test_identity_toml_tables_are_checked(tmp_path: Path) -> None:
+    rules = tmp_path / "identity.toml"
+    rules.write_text('[[same]]\nkeys = "lin2020dapple"\n', encoding="utf-8")
+    with pytest.raises(ReadingListError, match=r"\[\[same\]\] #1 needs records = .* and/or keys = "):
+        load_rules(rules)

@@ -177,7 +177,8 @@ class Matcher:
                 continue
             why = other_version(work, match) if key.startswith("title:") else ""
             if not why:
-                return Match(match, reason)
+                same_year = key.startswith("title:") and work.year and work.year == match.year
+                return Match(match, f"{reason} and year" if same_year else reason)
             version = version or Match(match, why, version=True)
         return self._near_duplicate(work, mine) or version
 
