@@ -8,15 +8,20 @@ pasted BibLaTeX into (a bad entry is left out of the site, never fatal to it).
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pybtex.database.input.bibtex import Parser
 
 from conftest import FIXTURES, SEEDS, copy_seeds, seed_paths
 from readinglist.cli import main
 from readinglist.config import load_config
 from readinglist.errors import ReadingListError
-from readinglist.model import SourceRef, Work
+from readinglist.model import SOURCE_KINDS, SourceRef, Work
+from readinglist.sources.fields import arxiv_category_ids
 from readinglist.store import bibfile, importer
 from readinglist.store.identity import load_rules
 from readinglist.store.tolerant import NO_KEY
@@ -317,3 +322,43 @@ def test_identity_toml_tables_are_checked(tmp_path: Path) -> None:
     rules.write_text('[[same]]\nkeys = "lin2020dapple"\n', encoding="utf-8")
     with pytest.raises(ReadingListError, match=r"\[\[same\]\] #1 needs records = .* and/or keys = "):
         load_rules(rules)
+
+
+# --- the field table: what the writer writes, the reader reads back ------------------------------------
+
+_WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789-", min_size=1, max_size=8)
+_TEXT = st.lists(_WORD, min_size=1, max_size=5).map(" ".join)
+_NAME = st.text(alphabet="abcdefghijABCDEFGHIJ", min_size=1, max_size=8)  # a Work's authors are display names
+_VENUE = st.sampled_from(["journal", "booktitle", "publisher", "volume", "pages", "note", "school", "month"])
+
+
+@st.composite
+def _works(draw: st.DrawFn) -> Work:
+    categories = draw(st.lists(st.sampled_from(sorted(arxiv_category_ids())), max_size=3, unique=True))
+    keywords = draw(st.lists(_TEXT.filter(lambda k: k not in arxiv_category_ids()), max_size=3, unique=True))
+    kind = draw(st.sampled_from(sorted(SOURCE_KINDS)))
+    line = draw(st.integers(1, 10_000))
+    return Work(
+        key="k",
+        title=draw(_TEXT),
+        authors=tuple(draw(st.lists(st.tuples(_NAME, _NAME).map(lambda n: f"{n[0]} {n[1]}"), max_size=3))),
+        year=draw(st.none() | st.integers(1000, 2100)),
+        categories=tuple(categories),
+        keywords=tuple(keywords),
+        eprint=draw(st.sampled_from(["", "2007.01045", "2007.01045v2", "hep-th/9901001"])),
+        doi=draw(st.sampled_from(["", "10.1145/3437801.3441593"])),
+        url=draw(st.sampled_from(["", "https://example.org/a?b=c"])),
+        entry_type=draw(st.sampled_from(sorted(bibfile.ENTRY_TYPES - {"set", "xdata"}))),
+        extra=tuple(draw(st.dictionaries(_VENUE, _TEXT, max_size=3)).items()),
+        sources=(SourceRef(f"{draw(_WORD)}.bib", line, kind=kind),),
+    )
+
+
+@given(_works())
+def test_the_field_table_reads_back_what_it_writes(work: Work) -> None:
+    text = bibfile.format_work(work.key, work)
+    assert text == bibfile.format_entry(work.key, bibfile.work_to_entry(work))
+    (key, entry), *_ = Parser().parse_string(text).entries.items()
+    again = bibfile.entry_to_work(key, entry)
+    assert replace(again, extra=()) == replace(work, extra=())
+    assert sorted(again.extra) == sorted(work.extra)
