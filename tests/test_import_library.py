@@ -333,7 +333,7 @@ _VENUE = st.sampled_from(["journal", "booktitle", "publisher", "volume", "pages"
 
 
 @st.composite
-def _works(draw: st.DrawFn) -> Work:
+def _any_work(draw: st.DrawFn) -> Work:
     categories = draw(st.lists(st.sampled_from(sorted(arxiv_category_ids())), max_size=3, unique=True))
     keywords = draw(st.lists(_TEXT.filter(lambda k: k not in arxiv_category_ids()), max_size=3, unique=True))
     kind = draw(st.sampled_from(sorted(SOURCE_KINDS)))
@@ -354,7 +354,7 @@ def _works(draw: st.DrawFn) -> Work:
     )
 
 
-@given(_works())
+@given(_any_work())
 def test_the_field_table_reads_back_what_it_writes(work: Work) -> None:
     text = bibfile.format_work(work.key, work)
     assert text == bibfile.format_entry(work.key, bibfile.work_to_entry(work))
