@@ -21,8 +21,8 @@ from .records import records_json
 def build_library(config: Config) -> tuple[Library, dict[str, str], dict[str, Note]]:
     """Enriched papers, the public BibTeX of each entry (for the copy block) and the notes by slug."""
     store = bibfile.load(config.bib_path, tolerant=True)  # one bad entry is left out, not fatal to the site
-    for skip in store.skipped:
-        print(f"readinglist: skipped {skip.render()}", file=sys.stderr)
+    for skip in store.skipped:  # named as the user knows the file: refs.bib:LINE
+        print(f"readinglist: skipped {replace(skip, file=config.bib).render()}", file=sys.stderr)
     notes = load_notes(config.notes_path)
     works = [_with_note_title(w, notes.get(slug)) for w, slug in _slugged(store.works())]
     library = enrich(
