@@ -360,3 +360,19 @@ def test_the_field_table_reads_back_what_it_writes(work: Work) -> None:
     again = bibfile.entry_to_work(key, entry)
     assert replace(again, extra=()) == replace(work, extra=())
     assert sorted(again.extra) == sorted(work.extra)
+
+
+def test_reading_a_big_source_says_so_on_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rich.console import Console
+
+    shown: list[str] = []
+    original = Console.status
+    monkeypatch.setattr(Console, "status", lambda self, text, **kw: shown.append(text) or original(self, text))
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True)
+    root = _project(tmp_path)
+    size = (root / "mine.bib").stat().st_size
+    monkeypatch.setattr(importer, "BIG_FILE", size)
+    importer.run([root / "mine.bib"], root / "refs.bib", root, dry_run=True)
+    monkeypatch.setattr(importer, "BIG_FILE", size + 1)
+    importer.run([root / "mine.bib"], root / "refs.bib", root, dry_run=True)
+    assert shown == ["reading mine.bib"]

@@ -20,7 +20,7 @@ from pybtex.database import Entry, Person
 from .. import lock
 from ..errors import ReadingListError
 from ..lock import Snapshot
-from ..model import RawRecord, Skip, SourceRef, Work
+from ..model import RawRecord, ReadResult, Skip, SourceRef, Work
 from ..sources import read_source
 from ..writer import remove_temp_files, write_if_changed
 from . import bibfile, fields
@@ -50,7 +50,7 @@ def run(
     """
     paths = list(paths)
     _refuse_store_as_source(paths, bib_path)
-    results = [read_source(path, _label(path, root)) for path in paths]
+    results = [_read(path, _label(path, root)) for path in paths]
     records = [r for result in results for r in result.records]
     skipped = tuple(s for result in results for s in result.skipped)
     return run_records(records, bib_path, rules, dry_run=dry_run, strict=strict, skipped=skipped)
@@ -208,6 +208,23 @@ def _merge_one(
 def _names(record: RawRecord) -> frozenset[str]:
     """The record's own key names it in conf/identity.toml too."""
     return frozenset({record.key}) if record.key else frozenset()
+
+
+BIG_FILE = 256 * 1024  # bytes: a source this big takes a second or more to read
+
+
+def _read(path: Path, label: str) -> ReadResult:
+    """Read one source, saying so on a terminal while a big one is read (the merge has its own bar)."""
+    try:
+        big = path.stat().st_size >= BIG_FILE and sys.stderr.isatty()
+    except OSError:
+        big = False  # read_source reports it, as one line
+    if not big:
+        return read_source(path, label)
+    from rich.console import Console
+
+    with Console(stderr=True).status(f"reading {label}"):
+        return read_source(path, label)
 
 
 @contextmanager
