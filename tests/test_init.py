@@ -144,3 +144,12 @@ def test_the_generated_toml_files_are_valid(tmp_path: Path) -> None:
     init(tmp_path / "list")
     for name in ("conf/readinglist.toml", "conf/topics.toml", "conf/identity.toml"):
         tomllib.loads((tmp_path / "list" / name).read_text(encoding="utf-8"))
+
+
+def test_init_ignores_a_broken_config_in_the_folder_it_runs_from(tmp_path: Path) -> None:
+    """The new list's settings are its own: a broken conf/ where init runs must not stop it."""
+    here = tmp_path / "here"
+    (here / "conf").mkdir(parents=True)
+    (here / "conf" / "readinglist.toml").write_text("x = [\n", encoding="utf-8")
+    assert main(["--root", str(here), "init", str(tmp_path / "new")]) == 0
+    assert load_config(tmp_path / "new").title

@@ -177,7 +177,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         with _sigterm_raises():
-            config = load_config(args.root.resolve())
+            root = args.root.resolve()
+            # init makes a new project elsewhere: the current folder's settings are not its own.
+            config = Config(root=root) if args.command == "init" else load_config(root)
             return COMMANDS[args.command](args, config)
     except ReadingListError as exc:
         return _error(f"error: {exc}")
