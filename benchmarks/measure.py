@@ -35,6 +35,7 @@ class Step:
     returncode: int
     output: str
     watched: dict[str, Watched] = field(default_factory=dict)
+    cpu_seconds: float = 0.0  # user + system time of the step and its reaped children (load-independent)
 
 
 def run(name: str, cmd: list[str], cwd: Path, log: Path | None = None) -> Step:
@@ -50,7 +51,10 @@ def run(name: str, cmd: list[str], cwd: Path, log: Path | None = None) -> Step:
         proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, so Popen must not wait
         sampler.stop()
     text = out.read_text(encoding="utf-8", errors="replace")
-    return Step(name, seconds, usage.ru_maxrss / 1024, sampler.peak_kb / 1024, proc.returncode, text, sampler.watched)
+    cpu = usage.ru_utime + usage.ru_stime
+    return Step(
+        name, seconds, usage.ru_maxrss / 1024, sampler.peak_kb / 1024, proc.returncode, text, sampler.watched, cpu
+    )
 
 
 class TreeSampler(threading.Thread):
