@@ -376,3 +376,12 @@ def test_reading_a_big_source_says_so_on_a_terminal(tmp_path: Path, monkeypatch:
     monkeypatch.setattr(importer, "BIG_FILE", size + 1)
     importer.run([root / "mine.bib"], root / "refs.bib", root, dry_run=True)
     assert shown == ["reading mine.bib"]
+
+
+def test_an_item_uri_as_a_csl_id_is_not_kept_as_the_key() -> None:
+    """Zotero's CSL-JSON export gives item URIs as ids: a generated key names the page instead."""
+    from readinglist.store.keys import is_valid_key
+
+    assert not is_valid_key("http://zotero.org/users/local/q8YxEXtR/items/ZC4M8NAU")
+    assert not is_valid_key("urn:isbn:0451450523")
+    assert is_valid_key("lin2020dapple") and is_valid_key("DBLP:conf/sosp/NarayananHPSDGG19")

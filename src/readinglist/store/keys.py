@@ -82,6 +82,11 @@ _VALID_KEY = re.compile(r"^[!-~]{1,80}$")
 _KEY_FORBIDDEN = frozenset(",{}()\"#%'=\\~")
 
 
+# An id that is an address, not a name: Zotero's CSL-JSON export uses item URIs as ids
+# (http://zotero.org/users/local/q8YxEXtR/items/ZC4M8NAU); kept, it would make a page name of a URL.
+_URI_KEY = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*://|^(?:urn|doi):", re.I)
+
+
 def is_valid_key(key: str) -> bool:
-    """A key the user gave is kept when it is one BibTeX accepts (and not taken)."""
-    return bool(_VALID_KEY.match(key)) and not _KEY_FORBIDDEN.intersection(key)
+    """A key the user gave is kept when it is one BibTeX accepts (and not taken) and not an address."""
+    return bool(_VALID_KEY.match(key)) and not _KEY_FORBIDDEN.intersection(key) and not _URI_KEY.match(key)
