@@ -27,6 +27,7 @@ from readinglist.render.latexmd import latex_to_md
 from readinglist.render.mathml import ELEMENTS as MATHML
 from readinglist.store import bibfile
 from readinglist.store.bibfile import BibFile
+from readinglist.store.identity import identity_keys
 from readinglist.store.records import bib_name, to_work
 from test_escape import FRAGMENTS
 
@@ -81,7 +82,9 @@ def _build(root: Path) -> tuple[int, str, Path]:
 
 
 def _record(n: int, title: str, abstract: str, author: str) -> RawRecord:
-    return RawRecord(SourceRef("conf/sources/hostile.txt", n + 1, "Owner"), title, (author,), True, 2020, abstract, ())
+    # A year of its own: entries with one title and year are one work, shown on one page (site/pasted.py).
+    source = SourceRef("conf/sources/hostile.txt", n + 1, "Owner")
+    return RawRecord(source, title, (author,), True, 2000 + n, abstract, ())
 
 
 def _check_fragment(node: Tag) -> None:
@@ -192,6 +195,7 @@ names = st.lists(st.one_of(st.text(max_size=8), st.sampled_from(FRAGMENTS)), min
 def test_arbitrary_records_render_exactly_and_inject_nothing(tmp_path_factory: pytest.TempPathFactory, batch) -> None:
     records = [_record(n, title, abstract, author) for n, (title, abstract, author) in enumerate(batch)]
     records = [r for r in records if clean(r.title) and clean(r.authors[0]) and ", " not in r.authors[0]]
+    records = _one_per_abstract(records)
     if not records:
         return
     status, warnings, html_dir = _build(_project(tmp_path_factory.mktemp("prop"), records))
@@ -200,6 +204,18 @@ def test_arbitrary_records_render_exactly_and_inject_nothing(tmp_path_factory: p
     _assert_no_injection(html_dir)
     for n, record in enumerate(records):
         _assert_page_shows(html_dir, f"hostile{n}", record)
+
+
+def _one_per_abstract(records: list[RawRecord]) -> list[RawRecord]:
+    """Records with one abstract are one work, shown on one page (site/pasted.py): keep the first."""
+    seen: set[str] = set()
+    kept = []
+    for record in records:
+        keys = {k for k in identity_keys(to_work(record)) if k.startswith("abstract:")}
+        if not keys & seen:
+            kept.append(record)
+        seen |= keys
+    return kept
 
 
 LATEX_ACTIVE = "\\{}$~^"

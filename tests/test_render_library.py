@@ -232,7 +232,8 @@ TITLES = {
 }
 REFS = "\n".join(
     f"@article{{{key},\n  title = {{{latex}}},\n  author = {{Alpha, Ann and et al.}},\n"
-    f"  journaltitle = {{J. of Tests}},\n  date = {{2019-05-01}},\n  abstract = {{{ABSTRACT}}},\n}}\n"
+    # An abstract of its own per entry: entries with one abstract are one work, shown on one page.
+    f"  journaltitle = {{J. of Tests}},\n  date = {{2019-05-01}},\n  abstract = {{{ABSTRACT} Case {key}.}},\n}}\n"
     for key, (latex, _) in TITLES.items()
 ) + (
     "@book{hutter2019automl,\n  editor = {Hutter, Frank and Kotthoff, Lars},\n  title = {Automated Machine Learning},\n"

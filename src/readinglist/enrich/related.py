@@ -1,5 +1,9 @@
 """Cross-links that explain themselves: versions of one system, shared authors, similar content.
 
+Versions: works naming one system with an author or similar text in common; works with an
+identical title and another year or DOI (a preprint and its published paper); and works
+refs.bib links with BibLaTeX's ``related`` field (as ``readinglist import`` writes it).
+
 Everything here stays near-linear in the number of papers, whatever the titles and author
 lists: a shared ``Name:`` prefix alone does not make versions, version groups are linked as
 a band in year order (never all pairs), and a prolific author's papers are ranked from a
@@ -12,6 +16,7 @@ import re
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterator
+from itertools import groupby
 
 import numpy as np
 from scipy.sparse import coo_matrix
@@ -19,6 +24,7 @@ from scipy.sparse.csgraph import connected_components
 
 from ..latex import to_text
 from ..model import Link, Work
+from ..store.identity import identity_keys, other_version
 from .authors import author_id
 from .similarity import Corpus
 
@@ -46,6 +52,7 @@ def version_groups(works: list[Work], corpus: Corpus, ids: dict[str, str]) -> di
     """Key -> its nearest versions by year (older first): works naming the same system, joined
     by shared listed authors or similar text, directly or through other versions."""
     edges = list(_version_evidence(works, corpus, [listed_authors(w, ids) for w in works]))
+    edges += [*_title_evidence(works), *_linked_evidence(works)]
     rows, cols = (np.fromiter((e[k] for e in edges), dtype=np.int64, count=len(edges)) for k in (0, 1))
     graph = coo_matrix((np.ones(len(edges), dtype=np.int8), (rows, cols)), shape=(len(works), len(works)))
     _, labels = connected_components(graph, directed=False)
@@ -76,6 +83,58 @@ def _version_evidence(works: list[Work], corpus: Corpus, authors: list[set[str]]
         yield from ((i, j) for score, j in corpus.neighbours(i) if score >= SAME_TEXT and names[j] == name)
 
 
+def title_key(work: Work) -> str:
+    """The import's identity key of the work's normalized title (empty for a working title)."""
+    return next((key for key in identity_keys(work) if key.startswith("title:")), "")
+
+
+def _title_evidence(works: list[Work]) -> Iterator[tuple[int, int]]:
+    """Works with one title and another year or DOI (a preprint and its published paper).
+
+    Copies of one title are grouped by (year, DOI) in year order; each work is joined to the first
+    of the group before its own (the first group's to the second's first): at most one edge per
+    work, and connected whatever the number of copies.
+    """
+    by_title: dict[str, list[int]] = defaultdict(list)
+    for i, work in enumerate(works):
+        key = title_key(work)
+        if key:
+            by_title[key].append(i)
+    for members in (m for m in by_title.values() if len(m) > 1):
+        ordered = sorted(members, key=lambda i: (works[i].year or 0, works[i].doi.lower(), works[i].key))
+        groups = [list(g) for _, g in groupby(ordered, key=lambda i: (works[i].year, works[i].doi.lower()))]
+        for at, group in enumerate(groups):
+            anchor = groups[at - 1][0] if at else groups[1][0] if len(groups) > 1 else None
+            for i in group if at else group[1:]:
+                if anchor is not None and other_version(works[i], works[anchor]):
+                    yield anchor, i
+
+
+def related_keys(work: Work) -> list[str]:
+    """The keys BibLaTeX's ``related`` field names (comma-separated), lower case as BibTeX compares them."""
+    return [k.strip().lower() for name, value in work.extra if name == "related" for k in value.split(",") if k.strip()]
+
+
+def _linked_evidence(works: list[Work]) -> Iterator[tuple[int, int]]:
+    """Works refs.bib links with ``related``: the file's own word, always a version link."""
+    index = {w.key.lower(): i for i, w in enumerate(works)}
+    for i, work in enumerate(works):
+        yield from ((i, index[k]) for k in related_keys(work) if index.get(k, i) != i)
+
+
+def version_reason(work: Work, other: Work) -> str:
+    """Why ``other`` is shown as another version of ``work``: the strongest evidence first."""
+    if other.key.lower() in related_keys(work) or work.key.lower() in related_keys(other):
+        kinds = [v for w in (work, other) for name, v in w.extra if name == "relatedtype" and v.strip()]
+        return f"another version (refs.bib links them{': ' + to_text(kinds[0]) if kinds else ''})"
+    if title_key(work) and title_key(work) == title_key(other):
+        return f"another version ({other_version(work, other) or 'identical title'})"
+    name = system_name(work)
+    if name and name.lower() == system_name(other).lower():
+        return f"another version of {name} (the titles name the same system)"
+    return "another version (through the versions between them)"
+
+
 def listed_authors(work: Work, ids: dict[str, str]) -> set[str]:
     """Authors named in a real author line; an owner standing in for unknown authors is not one."""
     owners = {s.owner for s in work.sources}
@@ -97,7 +156,7 @@ def related_links(
     index = {w.key: i for i, w in enumerate(works)}
     for i, work in enumerate(works):
         for key in versions.get(work.key, ()):
-            reasons[(i, index[key])].append(f"another version of {system_name(work)} (the titles name the same system)")
+            reasons[(i, index[key])].append(version_reason(work, works[index[key]]))
     _shared_authors(works, ids, corpus, top_k, reasons)
     _similar_content(works, corpus, reasons, top_k, min_score)
     targets: dict[int, list[int]] = defaultdict(list)

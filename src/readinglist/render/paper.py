@@ -43,7 +43,7 @@ def paper_page(
         footnotes=[Md(f"[^{label}]: {text}") for label, text in footnotes],
         notes=_notes(paper, note),
         system=paper.system,
-        versions=link_list([(by_key[k], "") for k in paper.versions if k in by_key]),
+        versions=link_list([(by_key[k], why) for k, why in _versions(paper) if k in by_key]),
         related=link_list([(by_key[link.key], link.reason) for link in _non_version(paper) if link.key in by_key]),
         # A link, not {cite:p}: sphinxcontrib-bibtex resolves each citation by scanning all of them.
         cite=Md(f"This paper's entry in the [bibliography]({url('bibliography', f'cite-{paper.slug}')})."),
@@ -79,6 +79,12 @@ def _notes(paper: Paper, note: Note | None) -> Md:
         meta.append("**Tags:** " + ", ".join(md_text(str(t)) for t in tags))
     include = f"```{{include}} ../notes/{paper.slug}.md\n:start-line: {note.body_line}\n```"
     return Md("\n\n".join([*meta, include]))
+
+
+def _versions(paper: Paper) -> list[tuple[str, str]]:
+    """Each version's key and why it is one ("identical title, 2020 and 2021"), from its link."""
+    why = {link.key: link.reason for link in paper.related}
+    return [(key, why.get(key, "")) for key in paper.versions]
 
 
 def _non_version(paper: Paper) -> list[Link]:

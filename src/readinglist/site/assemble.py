@@ -13,8 +13,10 @@ from ..model import Work
 from ..render.notes import Note, load_notes
 from ..render.pages import site_pages
 from ..store import bibfile
+from ..store.identity import load_rules
 from ..store.keys import slugs
 from .manifest import RECORDS
+from .pasted import fold_duplicates
 from .records import records_json
 
 
@@ -24,15 +26,29 @@ def build_library(config: Config) -> tuple[Library, dict[str, str], dict[str, No
     for skip in store.skipped:  # named as the user knows the file: refs.bib:LINE
         print(f"readinglist: skipped {replace(skip, file=config.bib).render()}", file=sys.stderr)
     notes = load_notes(config.notes_path)
-    works = [_with_note_title(w, notes.get(slug)) for w, slug in _slugged(store.works())]
+    works = [_with_note_title(w, notes.get(slug)) for w, slug in _slugged(_one_page_per_work(config, store))]
     library = enrich(
         works,
         load_taxonomy(config.taxonomy_path),
         config.related_top_k,
         config.related_min_score,
     )
-    bibtex = {key: bibfile.format_entry(key, bibfile.public_entry(entry)) for key, entry in store.entries.items()}
+    shown = {p.key for p in library.papers}
+    bibtex = {
+        key: bibfile.format_entry(key, bibfile.public_entry(entry))
+        for key, entry in store.entries.items()
+        if key in shown
+    }
     return library, bibtex, notes
+
+
+def _one_page_per_work(config: Config, store: bibfile.BibFile) -> list[Work]:
+    """Pasted entries of one work folded into the first (site/pasted.py), each fold said once."""
+    lines = {chunk.key: chunk.line for chunk in store.chunks if chunk.key is not None}
+    works, folds = fold_duplicates(store.works(), lines, load_rules(config.identity_path))
+    for fold in folds:  # not a Sphinx warning: the site is right, only refs.bib is untidy
+        print(f"readinglist: {fold.render(config.bib)}", file=sys.stderr)
+    return works
 
 
 def _slugged(works: list[Work]) -> list[tuple[Work, str]]:

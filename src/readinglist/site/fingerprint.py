@@ -20,7 +20,13 @@ PACKAGE = Path(__file__).resolve().parent.parent
 
 def inputs_fingerprint(config: Config, hand_written: list[str]) -> str:
     digest = hashlib.sha256()
-    for path in [config.root / "conf" / "readinglist.toml", config.bib_path, config.taxonomy_path]:
+    # conf/identity.toml: its [[different]] keys keep pasted entries on pages of their own (site/pasted.py)
+    for path in [
+        config.root / "conf" / "readinglist.toml",
+        config.bib_path,
+        config.taxonomy_path,
+        config.identity_path,
+    ]:
         digest.update(_read(path))
     for note in sorted(config.notes_path.glob("*.md")) if config.notes_path.is_dir() else []:
         parsed = read_note(note)  # its front matter and whether it has a body show on the page

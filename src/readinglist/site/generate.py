@@ -59,7 +59,7 @@ class GenerateReport:
             if paper.versions and paper.key not in seen:
                 group = sorted({paper.key, *paper.versions})
                 seen.update(group)
-                yield f"linked versions of {paper.system}: {', '.join(group)}"
+                yield f"linked versions{' of ' + paper.system if paper.system else ''}: {', '.join(group)}"
 
 
 def _capped(kind: str, lines: list[str], shown: int = 20) -> list[str]:
