@@ -12,25 +12,18 @@ the import reports and the paper page shows.
 from __future__ import annotations
 
 import hashlib
-import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 from ..config import read_toml
 from ..errors import ReadingListError
-from ..latex import ascii_fold, to_text
 from ..model import Work
 from .fields import arxiv_id
+from .nearby import NEAR_DUPLICATE, AbstractIndex, jaccard, norm, shingles
 
 MIN_ABSTRACT_WORDS = 12
-NEAR_DUPLICATE = 0.8  # share of word 3-grams two abstracts must have in common
-SHINGLE = 3
-
-
-@lru_cache(maxsize=1 << 15)  # a record's title and abstract are normalized by find, add and alike
-def _norm(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", ascii_fold(to_text(text)).lower()))
 
 
 def _digest(kind: str, text: str) -> str:
@@ -39,21 +32,26 @@ def _digest(kind: str, text: str) -> str:
 
 def identity_keys(work: Work) -> dict[str, str]:
     """Identity key -> the reason two works sharing it are one."""
+    return dict(_identity_keys(work.doi, work.eprint, work.abstract, work.title, work.title_inferred))
+
+
+@lru_cache(maxsize=1 << 15)  # find, then add, of the same record (and alike, of the works it is matched with)
+def _identity_keys(doi: str, eprint: str, abstract: str, title: str, inferred: bool) -> tuple[tuple[str, str], ...]:
     keys = {}
-    if work.doi:
-        keys[f"doi:{work.doi.lower()}"] = "same DOI"
-    arxiv = arxiv_id(work.eprint)
+    if doi:
+        keys[f"doi:{doi.lower()}"] = "same DOI"
+    arxiv = arxiv_id(eprint)
     if arxiv:
         keys[f"arxiv:{arxiv}"] = "same arXiv id"
-    elif work.eprint.strip():
-        keys[f"eprint:{work.eprint.strip().lower()}"] = "same eprint"
-    norm_abstract = _norm(work.abstract)
+    elif eprint.strip():
+        keys[f"eprint:{eprint.strip().lower()}"] = "same eprint"
+    norm_abstract = norm(abstract)
     if len(norm_abstract.split()) >= MIN_ABSTRACT_WORDS:
         keys[_digest("abstract", norm_abstract)] = "identical abstract"
-    norm_title = _norm(work.title)
-    if norm_title and not work.title_inferred:
+    norm_title = norm(title)
+    if norm_title and not inferred:
         keys[_digest("title", norm_title)] = "identical title"
-    return keys
+    return tuple(keys.items())
 
 
 def other_version(work: Work, other: Work) -> str:
@@ -68,12 +66,6 @@ def other_version(work: Work, other: Work) -> str:
 def names(work: Work) -> frozenset[str]:
     """How conf/identity.toml can name a work: the file:line of each of its records and its key."""
     return frozenset({s.render() for s in work.sources} | ({work.key} if work.key else set()))
-
-
-@lru_cache(maxsize=1024)  # find, then add, look at the same abstract
-def shingles(text: str) -> frozenset[int]:
-    words = _norm(text).split()
-    return frozenset(map(hash, zip(*(words[i:] for i in range(SHINGLE)), strict=False)))
 
 
 @dataclass(frozen=True)
@@ -134,10 +126,7 @@ class Matcher:
     _by_key: dict[str, str] = field(default_factory=dict)
     _by_name: dict[str, str] = field(default_factory=dict)  # file:line and citation keys, for the rules
     _names: dict[str, frozenset[str]] = field(default_factory=dict)
-    # A 3-gram's works: one key (most 3-grams occur once), or a set of keys; a set per 3-gram
-    # made indexing 10,000 abstracts take seconds.
-    _by_shingle: dict[int, str | set[str]] = field(default_factory=dict)
-    _shingles: dict[str, frozenset[int]] = field(default_factory=dict)
+    _abstracts: AbstractIndex = field(default_factory=AbstractIndex)
 
     def add(self, work: Work, also: frozenset[str] = frozenset()) -> None:
         """Index ``work`` (new, or a merged version of a work already indexed); ``also``: more names of it."""
@@ -149,18 +138,11 @@ class Matcher:
             self._by_source[(source.file, source.line)] = work.key
         for key in identity_keys(work):
             self._by_key.setdefault(key, work.key)
-        grams = shingles(work.abstract)
-        self._shingles[work.key] = grams
-        index, key = self._by_shingle, work.key
-        for gram in grams:
-            have = index.setdefault(gram, key)
-            if have is key:
-                continue
-            if isinstance(have, str):
-                if have != key:
-                    index[gram] = {have, key}
-            else:
-                have.add(key)
+        self._abstracts.add(work.key, shingles(work.abstract))
+
+    def expect(self, abstracts: Iterable[str]) -> None:
+        """The abstracts of the works the import will add or look for rank the 3-grams (for speed only)."""
+        self._abstracts.expect(abstracts)
 
     def find(self, work: Work, also: frozenset[str] = frozenset()) -> Match | None:
         """The indexed work ``work`` is one with (or another version of), and why; None if it is new."""
@@ -189,12 +171,8 @@ class Matcher:
         """The two share an identity key or a near-identical abstract."""
         if set(identity_keys(work)) & set(identity_keys(other)):
             return True
-        grams, known = shingles(work.abstract), self._shingles.get(other.key, frozenset())
-        return bool(grams) and len(grams & known) / len(grams | known) >= NEAR_DUPLICATE
-
-    def _postings(self, gram: int) -> int:
-        have = self._by_shingle.get(gram, ())
-        return 1 if isinstance(have, str) else len(have)
+        grams, known = shingles(work.abstract), self._abstracts.grams.get(other.key, frozenset())
+        return bool(grams) and jaccard(grams, known) >= NEAR_DUPLICATE
 
     def _forced(self, mine: frozenset[str]) -> list[tuple[str, str]]:
         """Works conf/identity.toml says are one with a record of these names (by their index key)."""
@@ -205,29 +183,7 @@ class Matcher:
         grams = shingles(work.abstract)
         if len(grams) < MIN_ABSTRACT_WORDS:
             return None
-        # Prefix filter: a work sharing 80% of these 3-grams shares one of any 20% + 1 of them, so
-        # only the postings of the rarest are candidates (exact, and linear where common 3-grams
-        # abound). 3-grams no work has come first: when they are enough, nothing is near.
-        enough = int(len(grams) * (1 - NEAR_DUPLICATE)) + 1
-        present, absent = [], 0
-        for gram in grams:  # a new abstract stops here after `enough` lookups
-            if gram in self._by_shingle:
-                present.append(gram)
-            else:
-                absent += 1
-                if absent >= enough:
-                    return None
-        rarest = sorted(present, key=self._postings)[: enough - absent]
-        candidates: set[str] = set()
-        for gram in rarest:
-            have = self._by_shingle.get(gram, ())
-            candidates.update((have,) if isinstance(have, str) else have)
-        scored = sorted((-_jaccard(grams, self._shingles[k]), k) for k in candidates)
-        for negative, key in scored:
-            if -negative >= NEAR_DUPLICATE and not self._apart(mine, self.works[key]):
-                return Match(self.works[key], f"near-identical abstract ({-negative:.0%} of word 3-grams shared)")
+        for score, key in self._abstracts.near(grams):
+            if not self._apart(mine, self.works[key]):
+                return Match(self.works[key], f"near-identical abstract ({score:.0%} of word 3-grams shared)")
         return None
-
-
-def _jaccard(a: frozenset[int], b: frozenset[int]) -> float:
-    return len(a & b) / len(a | b) if a or b else 0.0

@@ -25,7 +25,7 @@ from ..sources import read_source
 from ..writer import remove_temp_files, write_if_changed
 from . import bibfile, fields
 from .identity import Matcher, Rules
-from .records import choose_key, to_work, with_related
+from .records import abstract_of, choose_key, to_work, with_related
 from .report import ImportReport
 
 ATTEMPTS = 5  # merges of a refs.bib that keeps changing under the import, before giving up
@@ -97,6 +97,11 @@ class _Options:
 
 
 def _locked(records: list[RawRecord], bib_path: Path, options: _Options) -> ImportReport:
+    with _without_gc():
+        return _locked_merge(records, bib_path, options)
+
+
+def _locked_merge(records: list[RawRecord], bib_path: Path, options: _Options) -> ImportReport:
     if not bib_path.parent.is_dir():  # a dry run into a folder that does not exist yet: nothing to lock
         return _merge_into(records, bib_path, options)
     with lock.exclusive(bib_path, "import"):
@@ -124,6 +129,7 @@ def _merge_into(records: list[RawRecord], bib_path: Path, options: _Options) -> 
     store = bibfile.load(bib_path)  # strict: a refs.bib the import cannot fully read is never rewritten
     stored = {work.key: work for work in store.works()}
     matcher = Matcher(options.rules)
+    matcher.expect([*(work.abstract for work in stored.values()), *map(abstract_of, records)])
     for work in stored.values():
         matcher.add(work)
     outcome = _merge_all(records, matcher)
@@ -177,7 +183,7 @@ def _merge_all(records: list[RawRecord], matcher: Matcher) -> _Outcome:
     outcome = _Outcome()
     incoming = [to_work(record) for record in records]
     by_line = {(w.sources[0].file, w.sources[0].line): w for w in incoming}
-    with _progress(len(records)) as advance, _without_gc():
+    with _progress(len(records)) as advance:
         for record, work in zip(records, incoming, strict=True):
             _merge_one(record, work, matcher, by_line, outcome)
             advance()
@@ -230,7 +236,8 @@ def _read(path: Path, label: str) -> ReadResult:
 @contextmanager
 def _without_gc() -> Iterator[None]:
     """The merge allocates millions of small objects (the 3-gram index) and frees almost none: the
-    cyclic collector, walking them again and again, took a quarter of a 10,000-record import."""
+    cyclic collector, walking them again and again, took a quarter of a 10,000-record import,
+    and more of the writing of refs.bib after it."""
     enabled = gc.isenabled()
     gc.disable()
     try:

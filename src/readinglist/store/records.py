@@ -19,7 +19,7 @@ from .keys import base_key, is_valid_key, unique_key
 
 def to_work(record: RawRecord) -> Work:
     latex = record.source.kind in LATEX_KINDS
-    abstract = record.abstract if latex else dump_to_latex(record.abstract)
+    abstract = abstract_of(record)
     title = record.title if latex else dump_to_latex(record.title)
     inferred = not title.strip()
     if inferred:
@@ -46,6 +46,11 @@ def to_work(record: RawRecord) -> Work:
         url=record.url.strip(),
         keywords=tuple(dict.fromkeys(k.strip() for k in record.keywords if k.strip())),
     )
+
+
+def abstract_of(record: RawRecord) -> str:
+    """The record's abstract as its work keeps it (LaTeX)."""
+    return record.abstract if record.source.kind in LATEX_KINDS else dump_to_latex(record.abstract)
 
 
 _BIBTEX_FORM = re.compile(r"^[^,]+(?:,[^,]*){1,2}$")  # "Last, First" or "von Last, Jr, First"
