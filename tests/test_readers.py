@@ -138,6 +138,26 @@ def test_crossref_fills_the_paper_from_its_proceedings() -> None:
     assert works["DBLP:conf/sosp/NarayananHPSDGG19"].url == ""
 
 
+def test_a_paper_never_takes_its_containers_identifiers(tmp_path: Path) -> None:
+    """DOI, URL, eprint, ISBN, abstract and pages name the proceedings, not a paper in them."""
+    container = (
+        "@proceedings{sosp19, title = {Proceedings of SOSP}, publisher = {ACM}, year = {2019},\n"
+        "  doi = {10.1145/3341301}, url = {https://doi.org/10.1145/3341301}, isbn = {978-1-4503-6873-5},\n"
+        "  eprint = {1901.00001}, archiveprefix = {arXiv}, abstract = {The proceedings.}, pages = {1--500}}\n"
+    )
+    papers = "".join(
+        f"@{kind}{{{kind}1, title = {{A {kind}}}, author = {{Smith, Ann}}, crossref = {{sosp19}}}}\n"
+        for kind in ("inproceedings", "misc", "article")
+    )
+    bib = tmp_path / "papers.bib"
+    bib.write_text(papers + container, encoding="utf-8")
+    for record in read_source(bib, "papers.bib").records:
+        fields = dict(record.fields)
+        assert (record.doi, record.url, record.eprint, record.abstract) == ("", "", "", ""), record.key
+        assert "isbn" not in fields and "pages" not in fields, record.key
+        assert record.year == 2019 and fields["publisher"] == "ACM", record.key
+
+
 def test_xdata_and_crossref_chain() -> None:
     works = _by_key("biblatex-types.bib")
     assert dict(works["hutter2019automl"].fields)["publisher"] == "Springer"

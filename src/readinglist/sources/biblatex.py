@@ -42,7 +42,7 @@ _NOT_INHERITED = frozenset({"ids", "crossref", "xref", "xdata", "entryset", "ent
                             "shorthand", "shorthandintro", "sortkey", "keywords"})  # fmt: skip
 
 _IDENTIFIERS = frozenset({"doi", "url", "urldate", "eprint", "eprinttype", "eprintclass", "archiveprefix",
-                          "primaryclass", "abstract", "file", "pages"})  # fmt: skip
+                          "primaryclass", "abstract", "file", "pages", "isbn"})  # fmt: skip
 
 
 def renamed(parent_type: str, child_type: str) -> dict[str, str]:
@@ -63,8 +63,9 @@ def renamed(parent_type: str, child_type: str) -> dict[str, str]:
 def inherit(child: Mapping[str, str], parent: Mapping[str, str], child_type: str, parent_type: str) -> dict[str, str]:
     """``child`` with each field it lacks taken from ``parent`` (under its inherited name)."""
     names = renamed(parent_type, child_type)
-    # A paper in proceedings is not the proceedings: their DOI, URL and abstract are not the paper's.
-    skipped = _NOT_INHERITED | (_IDENTIFIERS if names else frozenset())
+    # A paper in proceedings is not the proceedings: their DOI, URL, ISBN and abstract are not the
+    # paper's, whatever the paper's type (DBLP's papers got the proceedings' URL).
+    skipped = _NOT_INHERITED | (_IDENTIFIERS if names or parent_type in CONTAINERS else frozenset())
     out = dict(child)
     for name, value in parent.items():
         if name not in skipped:
