@@ -171,7 +171,7 @@ class Matcher:
         """The two share an identity key or a near-identical abstract."""
         if set(identity_keys(work)) & set(identity_keys(other)):
             return True
-        grams, known = shingles(work.abstract), self._abstracts.grams.get(other.key, frozenset())
+        grams, known = shingles(work.abstract), self._abstracts.of(other.key)
         return bool(grams) and jaccard(grams, known) >= NEAR_DUPLICATE
 
     def _forced(self, mine: frozenset[str]) -> list[tuple[str, str]]:
