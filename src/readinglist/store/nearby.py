@@ -17,12 +17,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from ..latex import ascii_fold, to_text
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 NEAR_DUPLICATE = 0.8  # share of word 3-grams two abstracts must have in common
 SHINGLE = 3
@@ -66,8 +67,9 @@ class AbstractIndex:
     """The ranked prefixes of works' abstracts, by work key."""
 
     # How many expected abstracts have each 3-gram (sorted 3-grams, their counts): the ranking.
-    _known: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
-    _counts: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    # numpy is imported when first needed: it costs a third of a 1,000-entry import's start.
+    _known: npt.NDArray[np.int64] | None = None
+    _counts: npt.NDArray[np.int64] | None = None
     # A 3-gram's works: a work's one tuple of its key, shared by its 3-grams no other work has
     # (most 3-grams occur once), or a set of keys: a set per 3-gram made indexing slow.
     _postings: dict[int, tuple[str] | set[str]] = field(default_factory=dict)
@@ -89,6 +91,8 @@ class AbstractIndex:
         """
         if self._works:
             raise RuntimeError("the 3-grams are ranked before any abstract is indexed")
+        import numpy as np
+
         sets = list(dict.fromkeys(map(shingles, abstracts)))
         lengths = np.fromiter(map(len, sets), np.int64, len(sets))
         flat = np.fromiter(chain.from_iterable(sets), np.int64, int(lengths.sum()))
@@ -136,6 +140,8 @@ class AbstractIndex:
         """``grams`` with its prefix (by count, then value: a total order that never changes) and mask."""
         if self._last is not None and self._last.grams is grams:  # find, then add, of the same abstract
             return self._last
+        import numpy as np
+
         values = np.fromiter(grams, np.int64, len(grams))
         prefix = self._prefixes.get(grams)
         if prefix is None:
@@ -148,8 +154,10 @@ class AbstractIndex:
 
     def _prefix(self, grams: frozenset[int], values: npt.NDArray[np.int64]) -> tuple[int, ...]:
         """The prefix of an abstract ``expect`` did not see (ranked as ``expect`` ranks)."""
-        if not len(self._known):
+        if self._known is None or self._counts is None or not len(self._known):
             return tuple(sorted(grams)[: allowance(grams) + 1])
+        import numpy as np
+
         where = np.searchsorted(self._known, values).clip(0, len(self._known) - 1)
         counts = np.where(self._known[where] == values, self._counts[where], 0)
         return tuple(values[np.lexsort((values, counts))[: allowance(grams) + 1]].tolist())
@@ -157,6 +165,8 @@ class AbstractIndex:
 
 def _order(owner: npt.NDArray[np.int64], counts: npt.NDArray[np.int64], value_rank: npt.NDArray[np.int64]) -> Any:
     """Indexes sorting by (owner, count, value): one integer key when it fits in 63 bits (3x faster)."""
+    import numpy as np
+
     span = (int(counts.max(initial=0)) + 1) * (int(value_rank.max(initial=0)) + 1)
     if span * (int(owner.max(initial=0)) + 1) >= 1 << 62:
         return np.lexsort((value_rank, counts, owner))
