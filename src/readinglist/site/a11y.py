@@ -1,0 +1,108 @@
+"""Every page usable by keyboard, screen reader and phone: fixes to the theme's markup.
+
+axe-core finds the same faults on every page of a furo site: sidebar captions with
+``role=heading`` but no level, the bibliography's ``role=list`` holding ``doc-biblioentry``
+items, code blocks that scroll but cannot take focus, two unnamed ``<aside>`` landmarks, a
+table of contents that repeats the ids of the headings it links to, and paper cards with no
+heading. ``page.html`` passes the rendered body through :func:`accessible`, which rewrites
+exactly that markup. The patterns are what Sphinx, docutils and furo write; record text cannot
+produce them, because the HTML writer escapes every ``"`` and ``<`` of text into entities.
+The CSS and JavaScript in ``static/`` do the rest (phone menu by keyboard, focus styles, contrast).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+from sphinx.application import Sphinx
+from sphinx.config import Config
+
+from ..render.links import AUTHORS
+from . import citemeta
+
+STATIC = Path(__file__).resolve().parent / "static"
+CSS, JS, FAVICON = "readinglist-a11y.css", "readinglist-a11y.js", "readinglist-favicon.svg"
+
+# (pattern, replacement) pairs applied to every page, in order.
+FIXES: tuple[tuple[re.Pattern[str], str], ...] = (
+    # A heading role needs a level; the captions head the sidebar's sections.
+    (re.compile(r'<p class="caption" role="heading">'), '<p class="caption" role="heading" aria-level="2">'),
+    # A role=list may hold only list items (doc-biblioentry is deprecated, and not allowed on a div).
+    (re.compile(r'role="doc-biblioentry"'), 'role="listitem"'),
+    # A block that scrolls sideways must take focus, or keyboard users cannot scroll it.
+    (re.compile(r'<div class="highlight"><pre>'), '<div class="highlight"><pre tabindex="0">'),
+    # Two <aside> landmarks: each needs its own name.
+    (re.compile(r'<aside class="sidebar-drawer">'), '<aside class="sidebar-drawer" aria-label="Site navigation">'),
+    (re.compile(r'<aside class="toc-drawer'), '<aside aria-label="On this page" class="toc-drawer'),
+    # A table of contents copies the heading's anchor <span id>: the id would be on the page twice.
+    (re.compile(r'(<a class="reference internal" href="#[^"<>]*">)<span id="[^"<>]*"></span>'), r"\1"),
+)
+# furo opens its drawers with <label>s for hidden checkboxes, which keyboards cannot reach:
+# buttons instead, which readinglist-a11y.js makes toggle the same checkboxes.
+DRAWER_LABEL = re.compile(
+    r'<label class="((?:nav|toc)-overlay-icon[^"<>]*)" for="(__navigation|__toc)">(.*?)</label>', re.S
+)
+DRAWER_NAMES = {"__navigation": "Site navigation", "__toc": "Contents of this page"}
+CARD_TITLE = re.compile(r'(<div class="sd-card-body docutils">\s*<p class="sd-card-text")(><strong>)')
+HEADING = re.compile(r"<h([1-6])[\s>]")
+LETTER = re.compile(r'<a class="reference internal" (href="(?:[a-z]|other)\.html">(?:[A-Z]|Other)</a>)')
+
+
+def accessible(pagename: str, html: str) -> Markup:
+    """The page's body with the theme's markup made accessible (see the module's docstring)."""
+    for pattern, replacement in FIXES:
+        html = pattern.sub(replacement, html)
+    html = DRAWER_LABEL.sub(_drawer_button, html)
+    html = _card_headings(html)
+    if pagename == f"{AUTHORS}/index":  # the letters A-Z: targets big enough for a finger
+        html = LETTER.sub(r'<a class="reference internal readinglist-letter" \1', html)
+    return Markup(html)
+
+
+def _drawer_button(match: re.Match[str]) -> str:
+    classes, toggle, icon = match.groups()
+    return (
+        f'<button type="button" class="{classes}" data-readinglist-toggle="{toggle}" '
+        f'aria-label="{DRAWER_NAMES[toggle]}" aria-expanded="false">{icon}</button>'
+    )
+
+
+def _card_headings(html: str) -> str:
+    """A card's first line (its bold title) becomes a heading one level below the section's."""
+    if "sd-card-body" not in html:
+        return html
+    starts = [(m.start(), int(m.group(1))) for m in HEADING.finditer(html)]
+    positions = [start for start, _ in starts]
+
+    def heading(match: re.Match[str]) -> str:
+        before = bisect.bisect_left(positions, match.start()) - 1
+        level = min(starts[before][1] + 1, 6) if before >= 0 else 2
+        return f'{match.group(1)} role="heading" aria-level="{level}"{match.group(2)}'
+
+    return CARD_TITLE.sub(heading, html)
+
+
+def _configure(app: Sphinx, config: Config) -> None:
+    config.html_static_path = [*config.html_static_path, str(STATIC)]
+    if not config.html_favicon:  # every browser asks for one: without it, a 404 on every page
+        config.html_favicon = str(STATIC / FAVICON)
+
+
+def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
+    fix: Callable[[str], Markup] = partial(accessible, pagename)
+    context["readinglist_accessible"] = fix
+    citemeta.add(app, pagename, context)
+
+
+def setup(app: Sphinx) -> None:
+    app.connect("config-inited", _configure)
+    app.connect("html-page-context", _page_context)
+    app.add_css_file(CSS)
+    app.add_js_file(JS, loading_method="defer")
+    citemeta.setup(app)

@@ -1,0 +1,224 @@
+"""Everyone, every device: axe-core on the built site, the phone menu by keyboard, no 404s.
+
+The browser tests use Debian's chromium through Playwright and axe-core 4, which .ci/run
+installs into tests/node_modules/ (``npm install --prefix tests axe-core@4``); they are skipped where
+either is missing. axe runs on every page in light mode, and on one page of each kind in dark
+mode and at a phone's 390 px (every page in all three modes takes minutes, and the markup of
+one kind of page does not change between pages). The markup and meta-tag tests need no browser.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import re
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import copy_seeds
+from readinglist.site import citemeta
+from readinglist.site.a11y import accessible
+
+AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"  # from .ci/run's npm install
+CHROMIUM = shutil.which("chromium")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+# One page of each kind; alyamkinlowpower has an inferred category (the dark-mode badge).
+SAMPLE = [
+    "index.html", "papers/lin2020dapple.html", "papers/alyamkinlowpower.html", "topics/index.html",
+    "topics/ml-systems.html", "authors/index.html", "authors/l.html", "bibliography.html", "years.html",
+    "search.html", "guide.html",
+]  # fmt: skip
+browser_only = pytest.mark.skipif(CHROMIUM is None or not AXE.is_file(), reason="needs chromium and axe-core (.ci/run)")
+
+
+def test_markup_fixes() -> None:
+    body = (
+        '<p class="caption" role="heading"><aside class="sidebar-drawer"><div role="list">'
+        '<div class="citation" id="cite-x" role="doc-biblioentry"></div></div>'
+        '<div class="highlight"><pre><span></span>@misc{x}</pre></div>'
+        '<h2 id="wei-lin"><span id="author-wei-lin"></span>Wei Lin</h2>'
+        '<a class="reference internal" href="#wei-lin"><span id="author-wei-lin"></span>Wei Lin</a>'
+        '<div class="sd-card-body docutils">\n<p class="sd-card-text"><strong>DAPPLE</strong></p></div>'
+    )
+    fixed = accessible("authors/l", body)
+    assert '<p class="caption" role="heading" aria-level="2">' in fixed
+    assert 'role="listitem"' in fixed and "doc-biblioentry" not in fixed
+    assert '<pre tabindex="0">' in fixed and 'aria-label="Site navigation"' in fixed
+    assert fixed.count('id="author-wei-lin"') == 1  # the table of contents no longer repeats it
+    assert '<p class="sd-card-text" role="heading" aria-level="3"><strong>DAPPLE' in fixed
+
+
+def test_record_text_cannot_forge_the_markup_that_is_rewritten() -> None:
+    escaped = "&lt;div class=&quot;highlight&quot;&gt;&lt;pre&gt; role=&quot;doc-biblioentry&quot;"
+    assert accessible("papers/x", escaped) == escaped
+
+
+def test_citation_meta_tags_name_only_what_the_source_gives() -> None:
+    record = {
+        "title": 'A "quoted" <b>title</b>', "title_inferred": False, "authors": ["Wei Lin", "Jun Yang"],
+        "et_al": True, "year": 2020, "doi": "10.1145/1", "eprint": "2007.01045",
+    }  # fmt: skip
+    tags = citemeta.tags(record)
+    assert [c for n, c in tags if n == "citation_author"] == ["Wei Lin", "Jun Yang"]  # et al. adds no one
+    assert ("citation_pdf_url", "https://arxiv.org/pdf/2007.01045") in tags
+    assert '<meta name="citation_title" content="A &quot;quoted&quot; &lt;b&gt;title&lt;/b&gt;" />' in (
+        citemeta.meta_html(record)
+    )
+    inferred = citemeta.tags({**record, "title_inferred": True, "doi": "", "eprint": "", "year": None})
+    assert [n for n, _ in inferred] == ["citation_author", "citation_author"]  # no invented title
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from readinglist.cli import main
+
+    project = copy_seeds(tmp_path_factory.mktemp("a11y") / "seeds")
+    out = project / "docs" / "_build" / "html"
+    assert main(["--root", str(project), "build", "--out", str(out)]) == 0
+    return out
+
+
+def test_paper_pages_carry_citation_meta_tags(built: Path) -> None:
+    page = (built / "papers" / "lin2020dapple.html").read_text(encoding="utf-8")
+    assert '<meta name="citation_title" content="DAPPLE: A Pipelined Data Parallel Approach' in page
+    assert page.count('<meta name="citation_author"') == 1  # the source names only Wei Lin (et al.)
+    assert '<meta name="citation_publication_date" content="2020" />' in page
+    assert "citation_" not in (built / "index.html").read_text(encoding="utf-8")
+
+
+def test_no_page_repeats_an_id(built: Path) -> None:
+    repeated = {}
+    for page in built.rglob("*.html"):
+        ids = re.findall(r'\sid="([^"]*)"', page.read_text(encoding="utf-8"))
+        if dupes := sorted({i for i in ids if ids.count(i) > 1}):
+            repeated[page.relative_to(built).as_posix()] = dupes
+    assert repeated == {}
+
+
+@pytest.fixture(scope="module")
+def site(built: Path) -> Iterator[str]:
+    handler = functools.partial(_QuietHandler, directory=str(built))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser(site: str) -> Iterator[Any]:
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield chromium
+        chromium.close()
+
+
+def _pages(built: Path) -> list[str]:
+    return sorted(p.relative_to(built).as_posix() for p in built.rglob("*.html") if not p.name.startswith("_"))
+
+
+AXE_RUN = """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+  .filter(v => v.impact === "critical" || v.impact === "serious")
+  .map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target.join(" ")).join(", ")}`)"""
+
+
+def _axe(browser: Any, site: str, pages: list[str], **context: Any) -> dict[str, list[str]]:
+    page = browser.new_context(**context).new_page()
+    found = {}
+    for name in pages:
+        page.goto(f"{site}/{name}")
+        page.add_script_tag(path=str(AXE))
+        if violations := page.evaluate(AXE_RUN):
+            found[name] = violations
+    page.context.close()
+    return found
+
+
+@browser_only
+def test_axe_every_page_light(browser: Any, site: str, built: Path) -> None:
+    pages = [p for p in _pages(built) if not p.startswith("_")]
+    assert len(pages) > 50
+    assert _axe(browser, site, pages, viewport=DESKTOP, color_scheme="light") == {}
+
+
+@browser_only
+@pytest.mark.parametrize("mode", ["dark", "phone"])
+def test_axe_each_kind_of_page(browser: Any, site: str, mode: str) -> None:
+    context = {"viewport": PHONE, "color_scheme": "light"} if mode == "phone" else {"color_scheme": "dark"}
+    assert _axe(browser, site, SAMPLE, **context) == {}
+
+
+@browser_only
+def test_no_console_errors_and_no_404s(browser: Any, site: str, built: Path) -> None:
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(f"console: {m.text}") if m.type == "error" else None)
+    page.on("response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    for name in _pages(built):
+        page.goto(f"{site}/{name}", wait_until="load")
+        icon = page.locator("link[rel~='icon']").evaluate("e => e.href")  # else the browser asks for /favicon.ico
+        assert page.request.get(icon).status == 200, name
+    page.context.close()
+    assert problems == []
+
+
+def _focused(page: Any) -> dict[str, Any]:
+    return page.evaluate("""() => { const e = document.activeElement, r = e.getBoundingClientRect();
+      return {toggle: e.dataset.readinglistToggle || "", visible: getComputedStyle(e).visibility === "visible"
+        && r.width > 0 && r.right > 0 && r.left < innerWidth, drawer: Boolean(e.closest(".sidebar-drawer"))}; }""")
+
+
+@browser_only
+def test_tab_reaches_the_phone_menu_and_no_hidden_link(browser: Any, site: str) -> None:
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{site}/papers/lin2020dapple.html")
+    for _ in range(6):
+        page.keyboard.press("Tab")
+        focused = _focused(page)
+        assert focused["visible"], focused  # nothing off screen takes focus
+        if focused["toggle"] == "__navigation":
+            break
+    assert focused["toggle"] == "__navigation"
+    page.keyboard.press("Enter")
+    assert page.locator("#__navigation").is_checked()
+    page.wait_for_timeout(300)  # the drawer slides in (250 ms)
+    drawer_links = 0
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        drawer_links += _focused(page)["drawer"] and _focused(page)["visible"]
+    assert drawer_links > 0
+    page.keyboard.press("Escape")
+    assert not page.locator("#__navigation").is_checked()
+    page.context.close()
+
+
+@browser_only
+def test_phone_bibtex_copy_button_cards_and_letters(browser: Any, site: str) -> None:
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{site}/papers/lin2020dapple.html")
+    bibtex = page.locator(".highlight-bibtex pre")
+    assert bibtex.get_attribute("tabindex") == "0"
+    assert bibtex.evaluate("e => e.scrollWidth <= e.clientWidth")  # wrapped on a phone
+    page.locator(".highlight-bibtex button.copybtn").focus()
+    page.wait_for_function("() => getComputedStyle(document.activeElement).opacity === '1'", timeout=2_000)
+    page.goto(f"{site}/topics/ml-systems.html")
+    cards = page.locator(".sd-card").count()
+    assert cards > 0 and page.locator(".sd-card [role=heading]").count() == cards
+    page.goto(f"{site}/authors/index.html")
+    sizes = page.locator("a.readinglist-letter").evaluate_all(
+        "els => els.map(e => [e.getBoundingClientRect().width, e.getBoundingClientRect().height])"
+    )
+    assert sizes and all(w >= 24 and h >= 24 for w, h in sizes)
+    page.context.close()
