@@ -141,7 +141,10 @@ class Matcher:
         self._abstracts.add(work.key, shingles(work.abstract))
 
     def expect(self, abstracts: Iterable[str]) -> None:
-        """The abstracts of the works the import will add or look for rank the 3-grams (for speed only)."""
+        """The abstracts of every work the import will add or look for, before the first ``add``.
+
+        They rank the 3-grams of the near-duplicate index, rarest first: that sets its speed only.
+        """
         self._abstracts.expect(abstracts)
 
     def find(self, work: Work, also: frozenset[str] = frozenset()) -> Match | None:
