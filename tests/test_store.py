@@ -471,3 +471,21 @@ def test_unknown_entry_type(tmp_path: Path) -> None:
 def test_missing_store_is_empty(tmp_path: Path) -> None:
     store = bibfile.load(tmp_path / "absent.bib")
     assert store.works() == [] and store.entries == {}
+
+
+def test_numbered_keys_are_the_first_free_number_and_stay_unique() -> None:
+    """20,000 works of one title share one base key: numbers are found by bisection, still in order."""
+    from readinglist.store.keys import unique_key
+
+    taken: set[str] = set()
+    keys = []
+    for _ in range(3000):
+        key = unique_key("lin2020dapple", taken)
+        taken.add(key.lower())
+        keys.append(key)
+    assert len(set(keys)) == 3000
+    assert keys[:3] == ["lin2020dapple", "lin2020dappleb", "lin2020dapplec"]
+    assert keys[25:29] == ["lin2020dapplez", "lin2020dapple-2", "lin2020dapple-3", "lin2020dapple-4"]
+    assert keys[-1] == "lin2020dapple-2975"
+    taken.discard("lin2020dapple-7")  # a gap: any free number is unique
+    assert unique_key("lin2020dapple", taken).lower() not in taken

@@ -43,10 +43,26 @@ def unique_key(base: str, lowered: set[str]) -> str:
     for suffix in "bcdefghijklmnopqrstuvwxyz":
         if f"{base}{suffix}".lower() not in lowered:
             return f"{base}{suffix}"
-    n = 2
-    while f"{base}-{n}".lower() in lowered:
-        n += 1
-    return f"{base}-{n}"
+    return f"{base}-{_free_number(base, lowered)}"
+
+
+def _free_number(base: str, lowered: set[str]) -> int:
+    """A number n with ``base-n`` free: the first free one when the taken numbers run 2, 3, ... without a gap.
+
+    Galloping, then bisecting between a taken and a free number: 20,000 works of one title
+    share one base, and a linear scan for each made an import of them quadratic (58 s).
+    """
+
+    def taken(n: int) -> bool:
+        return f"{base}-{n}".lower() in lowered
+
+    low, high = 1, 2  # base-1 is never issued: ``low`` stands for "taken" below
+    while taken(high):
+        low, high = high, high * 2
+    while high - low > 1:  # invariant: low is taken (or 1), high is free
+        middle = (low + high) // 2
+        low, high = (middle, high) if taken(middle) else (low, middle)
+    return high
 
 
 def is_safe(key: str) -> bool:
