@@ -131,12 +131,40 @@ def _kill(process: subprocess.Popen[bytes], sig: int, group: bool) -> None:
 
 
 def _site(out: Path) -> dict[str, bytes]:
-    """The published site: every file but Sphinx's own cache."""
-    return {
-        p.relative_to(out).as_posix(): p.read_bytes()
-        for p in out.rglob("*")
-        if p.is_file() and ".doctrees" not in p.relative_to(out).parts
-    }
+    """The published site: every file but Sphinx's own cache.
+
+    Pagefind (1.5) writes a filter's values in a random order, so two clean builds differ in
+    its filter files and in the two files that name them by hash (its maintainer: "filter
+    indexes will still change", Pagefind issue 638): a filter is compared by what it holds.
+    """
+    site = {}
+    for p in out.rglob("*"):
+        name = p.relative_to(out).as_posix()
+        if not p.is_file() or ".doctrees" in p.relative_to(out).parts:
+            continue
+        if name.startswith(f"{BUNDLE}/filter/"):
+            filter_name, values = _cbor(gzip.decompress(p.read_bytes())[len(b"pagefind_dcd") :], 0)[0]
+            site[f"{BUNDLE}/filter:{filter_name}"] = repr(sorted(map(repr, values))).encode()
+        elif not (name == f"{BUNDLE}/{ENTRY}" or name.endswith(".pf_meta")):
+            site[name] = p.read_bytes()
+    return site
+
+
+def _cbor(data: bytes, at: int) -> tuple[object, int]:
+    """The CBOR item at ``at`` (unsigned integers, strings and arrays: what a filter file holds)."""
+    major, info = data[at] >> 5, data[at] & 31
+    size = {24: 1, 25: 2, 26: 4, 27: 8}.get(info, 0)
+    value, at = (int.from_bytes(data[at + 1 : at + 1 + size], "big") if size else info), at + 1 + size
+    if major in (2, 3):
+        return data[at : at + value].decode() if major == 3 else data[at : at + value], at + value
+    if major == 4:
+        items = []
+        for _ in range(value):
+            item, at = _cbor(data, at)
+            items.append(item)
+        return items, at
+    assert major == 0, f"CBOR type {major} in a Pagefind filter"
+    return value, at
 
 
 def _indexed_titles(out: Path) -> set[str]:

@@ -1,0 +1,110 @@
+"""Search facets: the filters, sort keys and result metadata Pagefind reads from each paper page.
+
+Each value is an empty ``<data>`` element whose ``value`` attribute Pagefind reads
+(``name[value]``): valid HTML anywhere in the body, no text of its own to index, and no comma
+parsing of the value (an author "Lin, Wei" stays one author). Paper pages only, so the filters
+and the sorted views list papers and nothing else.
+
+The values come from ``records.json`` (what the pages show) and the notes' front matter
+(``status`` and ``tags``); the Sphinx extension puts :func:`markup` into the page context as
+``readinglist_facets`` and templates/page.html prints it inside the indexed body.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ReadingListError
+from ..render.notes import read_note
+from .manifest import RECORDS
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+FILTERS = ("topic", "year", "author", "category", "venue", "status", "tag")
+CONTEXT = "readinglist_facets"  # the page context's name for the markup
+
+
+def _data(kind: str, name: str, value: str, *, shown_as_html: bool = False) -> str:
+    # Pagefind (1.5) decodes a filter's value twice and its default UI inserts it into the label
+    # as HTML, while metadata is decoded once and shown as text. A filter value is escaped twice
+    # more, so the label reads as the record does (tests/test_search_facets.py checks in a browser).
+    value = html.escape(html.escape(value)) if shown_as_html else value
+    return f'<data data-pagefind-{kind}="{name}[value]" value="{html.escape(value, quote=True)}"></data>'
+
+
+def facet_values(record: Mapping[str, Any], note: Mapping[str, Any], topics: Mapping[str, str]) -> dict[str, list[str]]:
+    """Each filter's values for one record: ``topics`` maps topic ids to the titles readers see."""
+    tags = [*_strings(record.get("keywords")), *_strings(note.get("tags"))]
+    status = note.get("status")
+    return {
+        "topic": [topics.get(t, t) for t in _strings(record.get("topics"))],
+        "year": [str(record["year"])] if isinstance(record.get("year"), int) else [],
+        "author": _strings(record.get("authors")),
+        "category": _strings(record.get("categories")),
+        "venue": _strings([record.get("venue")]),
+        "status": [status] if isinstance(status, str) and status.strip() else [],
+        "tag": list(dict.fromkeys(t.strip() for t in tags if t.strip())),
+    }
+
+
+def markup(record: Mapping[str, Any], note: Mapping[str, Any], topics: Mapping[str, str]) -> str:
+    """The hidden elements of one paper page: filters, sort keys and the metadata results show."""
+    values = facet_values(record, note, topics)
+    parts = [_data("filter", name, v, shown_as_html=True) for name in FILTERS for v in values[name]]
+    authors = ", ".join(values["author"]) + (" et al." if record.get("et_al") else "")
+    meta = {"year": ", ".join(values["year"]), "authors": authors, "topic": ", ".join(values["topic"])}
+    parts += [_data("meta", name, value) for name, value in meta.items() if value]
+    # Pagefind leaves a page without the sort key out of a sorted view: an unknown year sorts as 0.
+    sort = {"year": values["year"][0] if values["year"] else "0", "title": str(record.get("title") or "").casefold()}
+    parts += [_data("sort", name, value) for name, value in sort.items() if value]
+    return f'<div class="readinglist-facets" hidden>{"".join(parts)}</div>'
+
+
+def _strings(value: object) -> list[str]:
+    items: Sequence[object] = value if isinstance(value, list) else []
+    return [item for item in items if isinstance(item, str) and item.strip()]
+
+
+@cache
+def records_by_page(path: Path, mtime_ns: int) -> dict[str, dict[str, Any]]:
+    """records.json by page name (``papers/SLUG``); ``mtime_ns`` keys the cache to the file's version."""
+    try:
+        records = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(r.get("url", "")).removesuffix(".html"): r for r in records if isinstance(r, dict)}
+
+
+def note_meta(notes: Path, slug: str) -> dict[str, Any]:
+    """A note's front matter; generate has already refused a bad note, so a failure here means none."""
+    path = notes / f"{slug}.md"
+    try:
+        return read_note(path).meta if path.is_file() else {}
+    except (ReadingListError, OSError):
+        return {}
+
+
+def _add_facets(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
+    if not pagename.startswith("papers/"):
+        return
+    path = Path(app.srcdir) / RECORDS
+    try:
+        record = records_by_page(path, path.stat().st_mtime_ns).get(pagename)
+    except OSError:  # a plain Sphinx project with a papers/ folder of its own
+        return
+    if record is None:
+        return
+    titles = app.env.titles
+    topics = {t: titles[f"topics/{t}"].astext() for t in _strings(record.get("topics")) if f"topics/{t}" in titles}
+    note = note_meta(Path(app.srcdir) / "notes", pagename.removeprefix("papers/"))
+    context[CONTEXT] = markup(record, note, topics)
+
+
+def setup(app: Sphinx) -> None:
+    app.connect("html-page-context", _add_facets)

@@ -1,0 +1,170 @@
+"""Faceted search in a real browser: filters, sort, result metadata, ranking and shareable URLs.
+
+The seed list is built once and served on loopback (see tests/test_browser.py for the setup).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+import test_browser
+from conftest import copy_seeds
+from test_browser import CHROMIUM, FLAGS, RESULTS_SHOWN, playwright
+
+site = test_browser.site  # serves this module's ``built`` site
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+TOPIC = "Machine-learning systems and compilers"
+CHECKBOX = 'input.pagefind-ui__filter-checkbox[name="{}"][value="{}"]'
+# Every result of a term through Pagefind's own API, unfiltered and past the UI's first page.
+ALL_RESULTS = """async (term) => {
+  const pagefind = await import(new URL("pagefind/pagefind.js", location.href).href);
+  await pagefind.options({baseUrl: new URL(".", location.href).pathname});
+  const search = await pagefind.search(term);
+  return Promise.all(search.results.map(async (r) => (await r.data()).url));
+}"""
+
+
+# A person's note is untrusted text: its tags become filter values, which Pagefind's UI shows as HTML.
+HOSTILE = '<img src=x onerror="window.pwned=1"> & co'
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The seed list, with a note whose status and tags are filters, built in a temporary folder."""
+    from readinglist.cli import main
+
+    project = copy_seeds(tmp_path_factory.mktemp("facets") / "seeds")
+    note = f"---\nstatus: reading\ntags: [{json.dumps(HOSTILE)}]\n---\nCrowd counting notes.\n"
+    (project / "docs" / "notes" / "lin2019c3.md").write_text(note, encoding="utf-8")
+    out = project / "docs" / "_build" / "html"
+    assert main(["--root", str(project), "build", "--out", str(out)]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def records(built: Path) -> list[dict[str, object]]:
+    data: list[dict[str, object]] = json.loads((built / "records.json").read_text(encoding="utf-8"))
+    return data
+
+
+@pytest.fixture(scope="module")
+def browser(site: str) -> Iterator[object]:
+    with playwright.sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture
+def page(browser: object) -> Iterator[object]:
+    """A fresh page that records console errors and failed requests."""
+    page = browser.new_page()  # type: ignore[attr-defined]
+    page.errors = []
+    # A failed request is reported with its address by the response handler.
+    page.on(
+        "console",
+        lambda m: m.type == "error" and "Failed to load resource" not in m.text and page.errors.append(m.text),
+    )
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.on("response", lambda r: r.status >= 400 and page.errors.append(f"{r.status} {r.url}"))
+    yield page
+    page.close()
+
+
+def _shown(page: object) -> list[object]:
+    page.wait_for_function(RESULTS_SHOWN, timeout=15_000)  # type: ignore[attr-defined]
+    page.wait_for_load_state("networkidle")  # type: ignore[attr-defined]
+    return page.locator(".pagefind-ui__result").all()  # type: ignore[attr-defined, no-any-return]
+
+
+def _hrefs(page: object) -> list[str]:
+    return [r.locator(".pagefind-ui__result-link").first.get_attribute("href") for r in _shown(page)]  # type: ignore[attr-defined]
+
+
+def _page_errors(page: object) -> list[str]:
+    # The favicon is the accessibility work's (issue 11); every other error fails the test.
+    return [e for e in page.errors if "favicon.ico" not in e]  # type: ignore[attr-defined]
+
+
+def _urls_of(records: list[dict[str, object]], year: int, topic: str) -> set[str]:
+    return {f"/{r['url']}" for r in records if r["year"] == year and topic in r["topics"]}  # type: ignore[operator]
+
+
+def test_year_and_topic_filters_narrow_results_and_the_url_restores_them(
+    page: object, site: str, records: list[dict[str, object]]
+) -> None:
+    page.goto(f"{site}/search.html?q=training")  # type: ignore[attr-defined]
+    everything = set(page.evaluate(ALL_RESULTS, "training"))  # type: ignore[attr-defined]
+    page.check(CHECKBOX.format("year", "2019"))  # type: ignore[attr-defined]
+    page.check(CHECKBOX.format("topic", TOPIC))  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.querySelector('.pagefind-ui__message').textContent.startsWith('3 ')")  # type: ignore[attr-defined]
+    expected = everything & _urls_of(records, 2019, "ml-systems")
+    assert set(_hrefs(page)) == expected and 0 < len(expected) < len(everything)
+    shared = page.url  # type: ignore[attr-defined]
+    assert parse_qs(urlsplit(shared).query) == {"q": ["training"], "year": ["2019"], "topic": [TOPIC]}
+    page.goto(shared)  # type: ignore[attr-defined]  # a shared link: the same view
+    assert set(_hrefs(page)) == expected
+    assert page.is_checked(CHECKBOX.format("year", "2019"))  # type: ignore[attr-defined]
+    assert not _page_errors(page)
+
+
+def test_filters_list_counts(page: object, site: str) -> None:
+    page.goto(f"{site}/search.html?q=training")  # type: ignore[attr-defined]
+    _shown(page)
+    label = page.locator(".pagefind-ui__filter-label", has_text="2019")  # type: ignore[attr-defined]
+    assert label.first.inner_text().startswith("2019 (")
+    for name in ("topic", "author", "category", "status", "tag"):  # each group appears once its index loads
+        page.locator(f'input.pagefind-ui__filter-checkbox[name="{name}"]').first.wait_for(state="attached")  # type: ignore[attr-defined]
+
+
+def test_sorting_changes_the_order_and_is_kept_in_the_url(page: object, site: str) -> None:
+    page.goto(f"{site}/search.html?q=training")  # type: ignore[attr-defined]
+    by_relevance = _hrefs(page)
+    page.select_option("#search-sort", "year-desc")  # type: ignore[attr-defined]
+    page.wait_for_url("**sort=year-desc*")  # type: ignore[attr-defined]
+    newest = _years(page)
+    assert newest == sorted(newest, reverse=True) and _hrefs(page) != by_relevance
+    page.goto(f"{site}/search.html?q=training&sort=title-asc")  # type: ignore[attr-defined]
+    titles = [t.casefold() for t in page.locator(".pagefind-ui__result-link").all_inner_texts()]  # type: ignore[attr-defined]
+    assert titles == sorted(titles) and page.input_value("#search-sort") == "title-asc"  # type: ignore[attr-defined]
+    assert not _page_errors(page)
+
+
+def _years(page: object) -> list[int]:
+    tags = [r.locator('[data-pagefind-ui-meta="year"]') for r in _shown(page)]  # type: ignore[attr-defined]
+    return [int(t.inner_text().split(": ")[1]) if t.count() else 0 for t in tags]
+
+
+def test_a_result_shows_year_authors_and_topic(page: object, site: str) -> None:
+    page.goto(f"{site}/search.html?q=DAPPLE")  # type: ignore[attr-defined]
+    first = _shown(page)[0]
+    meta = {
+        m.get_attribute("data-pagefind-ui-meta"): m.inner_text()
+        for m in first.locator(".pagefind-ui__result-tag").all()
+    }  # type: ignore[attr-defined]
+    assert meta["year"] == "Year: 2020" and meta["authors"].startswith("Authors: ") and "Wei Lin" in meta["authors"]
+    assert meta["topic"] == f"Topic: {TOPIC}"
+
+
+@pytest.mark.parametrize("query", ["Wei Lin", "2019"])
+def test_papers_rank_above_listing_pages(page: object, site: str, query: str) -> None:
+    page.goto(f"{site}/search.html?q={query}")  # type: ignore[attr-defined]
+    assert all("/papers/" in href for href in _hrefs(page)[:5])
+
+
+def test_note_status_and_tags_are_filters_shown_as_text(page: object, site: str) -> None:
+    page.goto(f"{site}/search.html?q=crowd&status=reading")  # type: ignore[attr-defined]
+    assert [h.split("#")[0] for h in _hrefs(page)] == ["/papers/lin2019c3.html"]
+    # The filter groups appear as Pagefind loads each one's index: wait for the tags.
+    tag = page.locator('input.pagefind-ui__filter-checkbox[name="tag"]')  # type: ignore[attr-defined]
+    tag.first.wait_for(state="attached")
+    labels = page.locator(".pagefind-ui__filter-label").all_text_contents()  # type: ignore[attr-defined]
+    assert any(label.startswith(f"{HOSTILE} (1)") for label in labels), labels
+    assert page.locator("#search img").count() == 0 and page.evaluate("window.pwned") is None  # type: ignore[attr-defined]
+    assert not _page_errors(page)
