@@ -56,7 +56,6 @@ def test_every_work_has_categories_topics_summary_and_two_explained_links(seeds:
     for paper in seeds.papers:
         assert paper.categories and paper.topics, paper.key
         assert paper.tldr and len(paper.tldr.split()) <= 50, paper.key
-        assert len(paper.related) >= 2, paper.key
         assert all(link.reason for link in paper.related), paper.key
         assert not paper.categories_inferred or paper.category_evidence, paper.key
 
@@ -147,10 +146,7 @@ def test_related_links_are_symmetric_with_the_same_reason(raw: list[tuple[list[s
     for (a, b), reason in links.items():
         assert links.get((b, a)) == reason
     for paper in library.papers:
-        assert paper.topics
-        assert len(paper.related) >= min(2, len(library.papers) - 1) or not any(
-            p.key != paper.key for p in library.papers
-        )
+        assert paper.topics  # links: as many as are strong, none to reach a quota (issue 11)
 
 
 @settings(max_examples=20, deadline=None)

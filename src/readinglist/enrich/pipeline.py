@@ -43,6 +43,53 @@ def page_authors(work: Work) -> tuple[str, ...]:
     return work.authors + tuple(dict.fromkeys(owners))
 
 
+@dataclass(frozen=True)
+class Credit:
+    """What the source says about a work's authors, and no more.
+
+    ``listed``: authors in the source's order (an owner standing in for an unknown list is not
+    one: an arXiv listing that names only its profile owner says nothing of who came first);
+    ``with_``: profile owners the work is attributed to that the list does not name.
+    """
+
+    listed: tuple[str, ...]
+    et_al: bool
+    with_: tuple[str, ...]
+
+    @property
+    def gap(self) -> str:
+        """Why ``with_`` names are apart from the list, as the page and the BibTeX note say it."""
+        if not self.with_:
+            return ""
+        if self.et_al:
+            return "full author list not in the source"
+        return "attributed by an author profile, not in the source's author list"
+
+    @property
+    def note(self) -> str:
+        """The BibTeX ``note`` that keeps a citation honest about the list (empty if complete)."""
+        if not self.with_:
+            return ""
+        names = " and ".join(self.with_)
+        if self.et_al:
+            return f"Author list incomplete in the source; includes {names}"
+        return f"Attributed to {names} by an author profile; not in the source's author list"
+
+
+def credit(authors: tuple[str, ...], et_al: bool, owners: tuple[str, ...]) -> Credit:
+    """The credit a record gives: its authors, and the owners it is attributed to (by name)."""
+    owner_ids = {author_id(o) for o in owners if o}
+    if et_al and authors and {author_id(a) for a in authors} <= owner_ids:
+        authors = ()  # the owner stood in for an unknown list (refs.bib: "Lin, Wei and others")
+    listed = {author_id(a) for a in authors}
+    missing = tuple(dict.fromkeys(o for o in owners if o and author_id(o) not in listed))
+    return Credit(authors, et_al, missing)
+
+
+def work_credit(work: Work) -> Credit:
+    return credit(work.authors, work.et_al, tuple(s.owner for s in work.sources))
+
+
 def without_et_al(work: Work) -> Work:
     """ "et al." or "others" written as an author is the et_al flag: whatever the store let through."""
     if not any(is_et_al(name) for name in work.authors):
@@ -60,13 +107,15 @@ def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_sco
     corpus = build_corpus(texts)
     ids = name_ids(name for w in works for name in page_authors(w))
     versions = version_groups(works, corpus, ids)
-    related = related_links(works, corpus, versions, ids, top_k, min_score)
     slug_of = slugs(w.key for w in works)
     inferred = categories.infer(texts, [w.categories for w in works], [w.key for w in works], corpus)
+    cats_of = [inferred[i].categories if i in inferred else w.categories for i, w in enumerate(works)]
+    topics_of = [assign_topics(cats_of[i], _topic_text(texts[i], w), topics) for i, w in enumerate(works)]
+    related = related_links(works, corpus, versions, ids, top_k, min_score, topics_of)
     papers = []
     for i, work in enumerate(works):
         guess = inferred.get(i)
-        cats = guess.categories if guess else work.categories
+        cats = cats_of[i]
         abstract = to_text(work.abstract)
         papers.append(
             Paper(
@@ -75,7 +124,7 @@ def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_sco
                 categories=cats,
                 categories_inferred=guess is not None,
                 category_evidence=guess.evidence if guess else "",
-                topics=assign_topics(cats, _topic_text(texts[i], work), topics),
+                topics=topics_of[i],
                 tldr=summary.tldr(abstract),
                 key_results=summary.key_results(abstract),
                 system=system_name(work),

@@ -16,6 +16,7 @@ import re
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import dataclass
 from itertools import groupby
 
 import numpy as np
@@ -29,7 +30,10 @@ from .authors import author_id
 from .similarity import Corpus
 
 _SYSTEM = re.compile(r"^([^\s:]{2,40})\s*:")
-MIN_LINKS = 2  # every paper links to at least this many others when the list has them
+# Similar content is weighed by what else the papers share: text alone, at this share of its
+# cosine, must still pass the minimum score. No topic, author or version in common and only
+# common words alike was a third of the seeds' links ("approach, improving, reduces").
+UNSHARED_WEIGHT = 0.4
 # Two papers naming one system are versions only with a listed author in common or text this
 # similar (TF-IDF cosine of title and abstract): the seeds' three FusionStitching papers are
 # 0.33-0.46, unrelated "Name: ..." papers far below.
@@ -150,15 +154,20 @@ def related_links(
     ids: dict[str, str],
     top_k: int,
     min_score: float,
+    topics: list[tuple[str, ...]] | None = None,
 ) -> dict[str, tuple[Link, ...]]:
-    """Links with reasons, symmetric: if A lists B for a reason, B lists A for the same reason."""
+    """Links with reasons, symmetric: if A lists B for a reason, B lists A for the same reason.
+
+    ``topics``: each work's topics (in the order of ``works``); content links between papers that
+    share one need less similar text. No paper is padded with weak links to reach a quota."""
     reasons: dict[tuple[int, int], list[str]] = defaultdict(list)
     index = {w.key: i for i, w in enumerate(works)}
     for i, work in enumerate(works):
         for key in versions.get(work.key, ()):
             reasons[(i, index[key])].append(version_reason(work, works[index[key]]))
     _shared_authors(works, ids, corpus, top_k, reasons)
-    _similar_content(works, corpus, reasons, top_k, min_score)
+    shared = _Shared(topics or [() for _ in works], [listed_authors(w, ids) for w in works])
+    _similar_content(corpus, reasons, top_k, min_score, shared)
     targets: dict[int, list[int]] = defaultdict(list)
     for a, j in reasons:
         targets[a].append(j)
@@ -218,24 +227,25 @@ def _coauthored(i: int, authors: list[set[str]], papers_of: dict[str, list[int]]
     return out
 
 
+@dataclass(frozen=True)
+class _Shared:
+    """What two papers have in common besides their text: topics and listed authors."""
+
+    topics: list[tuple[str, ...]]
+    authors: list[set[str]]
+
+    def weight(self, i: int, j: int) -> float:
+        common = bool(set(self.topics[i]) & set(self.topics[j])) or bool(self.authors[i] & self.authors[j])
+        return 1.0 if common else UNSHARED_WEIGHT
+
+
 def _similar_content(
-    works: list[Work], corpus: Corpus, reasons: dict[tuple[int, int], list[str]], top_k: int, min_score: float
+    corpus: Corpus, reasons: dict[tuple[int, int], list[str]], top_k: int, min_score: float, shared: _Shared
 ) -> None:
-    """Each paper's top-k most similar above ``min_score``, topped up to MIN_LINKS links when it has fewer."""
-    linked: dict[int, set[int]] = defaultdict(set)
-    for a, b in reasons:
-        linked[a].add(b)
+    """Each paper's top-k most similar whose weighted similarity reaches ``min_score``; none else."""
     pairs: set[tuple[int, int]] = set()
-    for i in range(len(works)):
-        ranked = corpus.neighbours(i)
-        chosen = [j for s, j in ranked if s >= min_score][:top_k]
-        have = linked[i] | set(chosen)
-        for _, j in ranked:
-            if len(have) >= MIN_LINKS:
-                break
-            if j not in have:
-                chosen.append(j)
-                have.add(j)
+    for i in range(len(shared.topics)):
+        chosen = [j for s, j in corpus.neighbours(i) if s * shared.weight(i, j) >= min_score][:top_k]
         pairs.update((min(i, j), max(i, j)) for j in chosen)
     ordered = sorted(pairs)
     terms = corpus.shared_terms(ordered)

@@ -6,15 +6,38 @@ neighbours are ever used, so they are found in blocks of rows and the rest is dr
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from scipy.sparse import csr_matrix
-from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
 
 NEIGHBOURS = 24  # kept per paper: enough for top-k links and category votes
 BLOCK = 512  # rows multiplied at once: BLOCK x N floats of working memory
+# Links, e-mail addresses and DOIs in an abstract: "https", "com" and "github" joined unrelated papers.
+_URL = re.compile(r"(?:https?://|ftp://|www\.)\S+|\S+@\S+\.\w+|\b10\.\d{4,9}/\S+|\b[\w.-]+\.(?:com|org|net|io)\b\S*")
+# Words of research prose that say nothing about a paper's subject ("approach", "improving",
+# "reduces" made DAPPLE look like a pruning paper). English stop words are in it too.
+RESEARCH_STOP_WORDS = frozenset(
+    """
+    able achieve achieved achieves achieving address addresses approach approaches based benefit
+    better capable challenge challenges challenging compared comparison demonstrate demonstrated
+    demonstrates design designed different effective effectively effectiveness efficiency efficient
+    efficiently enable enables enhance especially existing experiment experimental experiments
+    extensive far framework furthermore generally given help high however important improve
+    improved improvement improvements improves improving including increase increasingly introduce
+    key large level lot low make makes method methods moreover new novel operation order outperforms
+    paper particular performance present presents previous problem problems propose proposed proposes
+    provide provides range recent recently reduce reduced reduces reducing research result results
+    serves significant significantly simple state-of-the-art study support terms time times use used
+    uses using various way wide work works year years
+    """.split()
+)
+STOP_WORDS = sorted(ENGLISH_STOP_WORDS | RESEARCH_STOP_WORDS)
+MAX_DF = 0.2  # a term in more than this share of the papers is the list's common vocabulary, not a link
+MAX_DF_FROM = 20  # ...applied from this many papers on: in a handful, every shared term is "common"
 
 
 @dataclass(frozen=True)
@@ -89,17 +112,37 @@ def _nearest(matrix: Any, k: int) -> list[list[tuple[float, int]]]:
     return out
 
 
-def build_corpus(texts: list[str]) -> Corpus:
-    vectorizer = TfidfVectorizer(
-        stop_words="english",
+def strip_urls(text: str) -> str:
+    """The text without links and addresses: their pieces are no words of its subject."""
+    return _URL.sub(" ", text)
+
+
+def _lowered(text: str) -> str:
+    return strip_urls(text).lower()
+
+
+def _vectorizer(max_df: float, min_df: int) -> TfidfVectorizer:
+    return TfidfVectorizer(
+        preprocessor=_lowered,
+        stop_words=STOP_WORDS,
+        max_df=max_df,
         sublinear_tf=True,
         ngram_range=(1, 2),
-        min_df=2 if len(texts) > 2 else 1,  # a term in one paper links it to nothing
+        min_df=min_df,
         token_pattern=r"(?u)\b[a-zA-Z][\w\-]+\b",
         dtype=np.float32,
     )
-    try:
-        matrix = vectorizer.fit_transform(texts)
-    except ValueError:  # no indexable word shared by two papers: nothing is similar to anything
-        return Corpus(csr_matrix((len(texts), 0), dtype=np.float32), np.array([], dtype=object))
-    return Corpus(matrix.tocsr(), vectorizer.get_feature_names_out())
+
+
+def build_corpus(texts: list[str]) -> Corpus:
+    min_df = 2 if len(texts) > 2 else 1  # a term in one paper links it to nothing
+    # A list of copies of one paper has only common terms: then they are all it has.
+    limits = (MAX_DF, 1.0) if len(texts) >= MAX_DF_FROM else (1.0,)
+    for max_df in limits:
+        vectorizer = _vectorizer(max_df, min_df)
+        try:
+            matrix = vectorizer.fit_transform(texts)
+        except ValueError:  # no indexable word shared by two papers (or every one common)
+            continue
+        return Corpus(matrix.tocsr(), vectorizer.get_feature_names_out())
+    return Corpus(csr_matrix((len(texts), 0), dtype=np.float32), np.array([], dtype=object))

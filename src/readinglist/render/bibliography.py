@@ -24,7 +24,7 @@ from pybtex.bibtex.utils import split_name_list
 from pybtex.database import Person
 
 from ..enrich.authors import is_et_al
-from ..enrich.pipeline import Library
+from ..enrich.pipeline import Library, work_credit
 from ..latex import to_text
 from ..model import Work
 from .bibtypes import PLAIN_TYPE, THESIS_DEFAULT, missing_fields, thesis_type
@@ -77,8 +77,10 @@ def derive(work: Work, works: dict[str, Work]) -> Derived:
     """The entry as the plain style can format it without a warning, whatever fields it has."""
     raw = _raw_fields(work, works)
     out = Derived(PLAIN_TYPE.get(work.entry_type.lower(), "misc"))
-    out.persons = _persons(work, raw.get("editor", ""))
+    credit = work_credit(work)  # as the page states it: no author order the source never gave
+    out.persons = _persons(credit.listed, credit.et_al, raw.get("editor", ""))
     out.fields = {"title": "{" + (bib_text(work.title) or UNTITLED) + "}"}
+    out.fields |= {"note": bib_text(credit.note)} if credit.note else {}
     out.fields |= {name: text for name in TEXT_FIELDS if raw.get(name) and (text := bib_text(raw[name]))}
     if work.entry_type.lower() in THESIS_DEFAULT:
         out.fields["type"] = bib_text(thesis_type(work.entry_type.lower(), raw.get("type", "")))
@@ -113,8 +115,8 @@ def _raw_fields(work: Work, works: dict[str, Work]) -> dict[str, str]:
     return raw
 
 
-def _persons(work: Work, editors: str) -> dict[str, list[str]]:
-    authors = [_person(name) for name in work.authors] + (["others"] if work.et_al else [])
+def _persons(names: tuple[str, ...], et_al: bool, editors: str) -> dict[str, list[str]]:
+    authors = [_person(name) for name in names] + (["others"] if et_al else [])
     people = {"author": authors, "editor": [_person(name, True) for name in split_name_list(editors)]}
     return {role: names for role, names in ((r, _people(n)) for r, n in people.items()) if names}
 

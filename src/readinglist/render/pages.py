@@ -6,7 +6,7 @@ from collections import defaultdict
 from typing import Any
 
 from ..chars import strip_unsafe
-from ..enrich.pipeline import Library, page_authors
+from ..enrich.pipeline import Library, work_credit
 from ..model import Paper
 from .authors import author_pages, author_urls
 from .bibliography import BIBFILE, sanitized_bib
@@ -39,8 +39,10 @@ def site_pages(
 
 def card(paper: Paper) -> dict[str, Any]:
     work = paper.work
-    authors = page_authors(work)
-    meta = ", ".join(authors[:3]) + (" et al." if len(authors) > 3 or work.et_al else "")
+    given = work_credit(work)  # as the paper page says it: no first author the source never gave
+    meta = ", ".join(given.listed[:3]) + (" et al." if len(given.listed) > 3 or work.et_al else "")
+    if not given.listed and given.with_:
+        meta = "with " + ", ".join(given.with_)
     return {
         "link": Md(paper_url(paper)),
         "title": display_title(paper),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..enrich.categories import category_names
-from ..enrich.pipeline import Library, page_authors
+from ..enrich.pipeline import Library, work_credit
 from ..model import Link, Paper
 from .environment import render
 from .escape import Md, clean, fence, md_text, safe_token
@@ -28,8 +28,7 @@ def paper_page(
         title=Md(title.md) if title.plain else UNTITLED,
         title_inferred=work.title_inferred,
         badges=_badges(paper),
-        authors=Md(", ".join(_author(n, library, authors) for n in page_authors(work) if clean(n))),
-        et_al=work.et_al,
+        **_credit(paper, library, authors),
         year=str(work.year) if work.year else "unknown",
         kind=kind(work),
         venue=venue(work),
@@ -49,6 +48,19 @@ def paper_page(
         cite=Md(f"This paper's entry in the [bibliography]({url('bibliography', f'cite-{paper.slug}')})."),
         bibtex=fence(bibtex, "bibtex") if bibtex else "",
     )
+
+
+def _credit(paper: Paper, library: Library, authors: dict[str, str]) -> dict[str, object]:
+    """The author line: the listed authors, then the owners the source attributes it to apart."""
+    credit = work_credit(paper.work)
+    names = [_author(n, library, authors) for n in credit.listed if clean(n)]
+    with_ = [_author(n, library, authors) for n in credit.with_ if clean(n)]
+    return {
+        "authors": Md(", ".join(names)),
+        "et_al": credit.et_al,
+        "with_authors": Md(", ".join(with_)),
+        "gap": credit.gap,
+    }
 
 
 def _author(name: str, library: Library, authors: dict[str, str]) -> str:

@@ -25,6 +25,7 @@ from ..sources import biblatex
 from ..sources.fields import to_bibtex
 from . import fields
 from .names import StoreParser, display_name, is_others
+from .provenance import parse_provenance
 
 # Every entry type of BibTeX and BibLaTeX (the readers' table, with its aliases). ``set`` and
 # ``xdata`` hold data for other entries and are no works.
@@ -250,4 +251,21 @@ def public_entry(entry: Entry) -> Entry:
     for name in [k for k in fields if k.lower() == "title"]:
         # Plain text, re-escaped: no markup of the record's reaches the page, and it still compiles.
         fields[name] = protect_title(dump_to_latex(to_text(fields[name])))
-    return Entry(entry.type, fields=fields, persons=dict(entry.persons))
+    return Entry(entry.type, fields=fields, persons=_honest_persons(entry, fields))
+
+
+def _honest_persons(entry: Entry, fields: dict[str, str]) -> dict[str, list[Person]]:
+    """The entry's people as its page states them: an owner standing in for an unknown author
+    list ("Lin, Wei and others") is no first author, and a note says whom the source names."""
+    from ..enrich.pipeline import credit  # enrich reads the store: imported on use, not at load
+
+    persons = dict(entry.persons)
+    people = persons.get("author", [])
+    owners = tuple(s.owner for s in parse_provenance(_lowered(entry).get("provenance", "")))
+    given = credit(tuple(display_name(p) for p in people if not is_others(p)), any(map(is_others, people)), owners)
+    if given.note:
+        key = next((k for k in fields if k.lower() == "note"), "note")
+        fields[key] = "; ".join(filter(None, (fields.get(key, ""), dump_to_latex(given.note))))
+        if not given.listed:
+            persons.pop("author", None)
+    return persons
