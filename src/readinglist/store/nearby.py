@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import lru_cache
 from itertools import chain
 from typing import TYPE_CHECKING, Any
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 NEAR_DUPLICATE = 0.8  # share of word 3-grams two abstracts must have in common
+_SHARE = Fraction(NEAR_DUPLICATE).limit_denominator(1000)
 SHINGLE = 3
 MASK_BITS = 4096  # a work's 3-grams, hashed to one bit each: a cheap bound before the exact Jaccard
 _KEPT = "abcdefghijklmnopqrstuvwxyz0123456789"
@@ -50,8 +52,12 @@ def jaccard(a: frozenset[int], b: frozenset[int]) -> float:
 
 
 def allowance(grams: frozenset[int]) -> int:
-    """How many of ``grams`` a near-duplicate can miss (it has 80% of them: Jaccard <= |A&B| / |A|)."""
-    return int(len(grams) * (1 - NEAR_DUPLICATE))
+    """How many of ``grams`` a near-duplicate can miss (it has 80% of them: Jaccard <= |A&B| / |A|).
+
+    In integers: ``int(n * (1 - 0.8))`` is 0 for n = 5, as 1 - 0.8 is 0.19999999999999996 in
+    floating point, and lost the near-duplicates that miss exactly a fifth.
+    """
+    return len(grams) * (_SHARE.denominator - _SHARE.numerator) // _SHARE.denominator
 
 
 @dataclass(frozen=True)
