@@ -32,7 +32,13 @@
   });
   document.addEventListener("keydown", (event) => {
     if (event.key !== "Escape") return;
-    for (const box of document.querySelectorAll("input.sidebar-toggle:checked")) box.checked = false;
+    for (const box of document.querySelectorAll("input.sidebar-toggle:checked")) {
+      box.checked = false;
+      // Focus inside the drawer that just closed goes back to the visible button that opened it.
+      const drawer = document.querySelector(box.id === "__toc" ? ".toc-drawer" : ".sidebar-drawer");
+      const back = [...buttons()].find((b) => b.dataset.readinglistToggle === box.id && b.getClientRects().length > 0);
+      if (drawer?.contains(document.activeElement) && back) back.focus();
+    }
     sync();
   });
   document.addEventListener("change", sync);
