@@ -24,7 +24,8 @@ _records: WeakKeyDictionary[Sphinx, dict[str, dict[str, Any]]] = WeakKeyDictiona
 def tags(record: dict[str, Any]) -> list[tuple[str, str]]:
     """The (name, content) pairs for one record, in the order Google Scholar documents them."""
     pairs = [] if record.get("title_inferred") else [("citation_title", str(record.get("title", "")))]
-    pairs += [("citation_author", str(name)) for name in record.get("authors", [])]
+    # Not "authors": an owner standing in for an unknown list would become the first author.
+    pairs += [("citation_author", str(name)) for name in record.get("listed_authors", [])]
     if record.get("year"):
         pairs.append(("citation_publication_date", str(record["year"])))
     if record.get("doi"):

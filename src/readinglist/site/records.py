@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from ..chars import strip_unsafe
-from ..enrich.pipeline import Library, page_authors
+from ..enrich.pipeline import Library, page_authors, work_credit
 from ..model import Work
 from ..render.links import PAPERS, display_title
 from ..render.venue import SAFE_DOI, SAFE_EPRINT, SAFE_URL, doi_of, keywords_of, kind, url_of, venue
@@ -19,6 +19,8 @@ def records(library: Library) -> list[dict[str, Any]]:
             "title": display_title(p),
             "title_inferred": p.work.title_inferred,
             "authors": list(page_authors(p.work)),
+            # Only the authors the source lists, in its order: what a citation may claim.
+            "listed_authors": list(work_credit(p.work).listed),
             "et_al": p.work.et_al,
             "year": p.work.year,
             "categories": list(p.categories),
