@@ -385,3 +385,17 @@ def test_an_item_uri_as_a_csl_id_is_not_kept_as_the_key() -> None:
     assert not is_valid_key("http://zotero.org/users/local/q8YxEXtR/items/ZC4M8NAU")
     assert not is_valid_key("urn:isbn:0451450523")
     assert is_valid_key("lin2020dapple") and is_valid_key("DBLP:conf/sosp/NarayananHPSDGG19")
+
+
+@pytest.mark.parametrize("written", ["2021a", "forthcoming 2026"])
+def test_a_year_a_person_wrote_as_text_survives_a_reimport(tmp_path: Path, written: str) -> None:
+    """A hand-edited ``year`` that is not a number is the person's, not a gap to fill."""
+    from readinglist.store import importer
+
+    source = tmp_path / "mine.bib"
+    source.write_text("@article{z,\n  author = {E, F},\n  title = {Zeta paper},\n  year = {2021},\n}\n")
+    bib = tmp_path / "refs.bib"
+    importer.run([source], bib, tmp_path)
+    bib.write_text(bib.read_text(encoding="utf-8").replace("year = {2021}", f"year = {{{written}}}"))
+    importer.run([source], bib, tmp_path)
+    assert f"year = {{{written}}}" in bib.read_text(encoding="utf-8")

@@ -318,3 +318,20 @@ def test_comments_between_entries_are_still_fine(tmp_path: Path) -> None:
     )
     (tmp_path / "refs.bib").write_text(text, encoding="utf-8")
     assert list(bibfile.load(tmp_path / "refs.bib").entries) == ["b"]
+
+
+def test_an_import_writes_through_a_symlinked_refs_bib(tmp_path: Path) -> None:
+    """refs.bib may link into a synced folder: the linked file changes, the link stays a link."""
+    from readinglist.store import importer
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "lib.bib").write_text("@misc{mine,\n  title = {By hand},\n}\n", encoding="utf-8")
+    bib = tmp_path / "refs.bib"
+    bib.symlink_to(shared / "lib.bib")
+    source = tmp_path / "new.bib"
+    source.write_text("@article{z,\n  author = {E, F},\n  title = {Zeta paper},\n  year = {2021},\n}\n")
+    importer.run([source], bib, tmp_path)
+    assert bib.is_symlink()
+    text = (shared / "lib.bib").read_text(encoding="utf-8")
+    assert "By hand" in text and "Zeta paper" in text

@@ -20,6 +20,7 @@ from pathlib import Path
 from . import __version__
 from .chars import strip_unsafe
 from .errors import ReadingListError
+from .writer import umask
 
 SUFFIX = ".tmpl"
 CACHE_DIR = ".readinglist-cache"  # answers of the arXiv API and Crossref (``readinglist add``)
@@ -98,19 +99,13 @@ def _create(path: Path, text: str) -> bool:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
-        os.chmod(tmp, 0o666 & ~_umask())
+        os.chmod(tmp, 0o666 & ~umask())
         os.link(tmp, path)  # fails if the file appeared meanwhile: then it is the person's, and kept
     except FileExistsError:
         return False
     finally:
         Path(tmp).unlink(missing_ok=True)
     return True
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def requirement() -> str:

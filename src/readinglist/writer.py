@@ -32,6 +32,9 @@ def write_if_changed(path: Path, text: str, durable: bool = True, check: Callabl
     write (the temporary file is removed, ``path`` is untouched).
     """
     data = text.encode("utf-8")
+    # A link's target is written, not the link replaced by a file: refs.bib may be a link into
+    # a synced folder, whose copy must be the one that changes.
+    path = path.resolve() if path.is_symlink() else path
     try:
         if path.read_bytes() == data:
             return False
@@ -75,10 +78,11 @@ def _mode_for(path: Path) -> int:
     try:
         return stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:
-        return 0o666 & ~_umask()
+        return 0o666 & ~umask()
 
 
-def _umask() -> int:
+def umask() -> int:
+    """The process's umask."""
     # os.umask can only be read by setting it; set it straight back (a single-threaded CLI).
     mask = os.umask(0o022)
     os.umask(mask)

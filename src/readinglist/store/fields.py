@@ -78,6 +78,13 @@ def read_year(value: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
+def _merge_year(base: Work, new: Work) -> dict[str, Any]:
+    """The stored year wins, and so does a year a person wrote that is not a number ("2021a",
+    "forthcoming"), which ``read_fields`` keeps among the extras: an import never replaces it."""
+    written = any(k.lower() == "year" for k, _ in base.extra)
+    return {"year": base.year if base.year or written else new.year}
+
+
 def _read_year(fields: Fields) -> dict[str, Any]:
     year = read_year(fields.get("year", ""))
     return {"year": year if year is not None else read_year(date_year(fields.get("date", "")))}
@@ -137,7 +144,7 @@ def _write_sources(work: Work) -> dict[str, str]:
 
 ROWS = (
     Row(("title", "title_inferred"), ("title", "inferredtitle"), _read_title, _write_title, _merge_title),
-    Row(("year",), ("year",), _read_year, lambda w: _some("year", str(w.year) if w.year else ""), _fill("year")),
+    Row(("year",), ("year",), _read_year, lambda w: _some("year", str(w.year) if w.year else ""), _merge_year),
     _plain("abstract"),
     Row(
         ("categories", "keywords", "eprint"),
@@ -161,8 +168,13 @@ def read_fields(fields: Fields) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for row in ROWS:
         out.update(row.read(fields))
-    out["extra"] = tuple((k, v) for k, v in fields.items() if k not in KNOWN)
+    out["extra"] = tuple((k, v) for k, v in fields.items() if k not in KNOWN or _unread_year(k, v))
     return out
+
+
+def _unread_year(name: str, value: str) -> bool:
+    """A year field that is text, not a number: kept as written, among the extras."""
+    return name == "year" and bool(value.strip()) and read_year(value) is None
 
 
 def write_fields(work: Work) -> dict[str, str]:
@@ -188,7 +200,9 @@ def merge(base: Work, new: Work) -> Work:
     for row in ROWS:
         values.update(row.merge(base, new))
     have = {k.lower() for k, _ in base.extra}
-    values["extra"] = base.extra + tuple((k, v) for k, v in new.extra if k.lower() not in have)
+    # A field the table owns is merged by its row above, never a second time as an extra.
+    extra = ((k, v) for k, v in new.extra if k.lower() not in have and k.lower() not in KNOWN)
+    values["extra"] = base.extra + tuple(extra)
     profile = bool(base.sources) and all(s.kind == "profile" for s in base.sources)
     if base.entry_type == "misc" and new.entry_type != "misc" and profile:
         values["entry_type"] = new.entry_type  # a profile record has no type of its own: misc is a placeholder
