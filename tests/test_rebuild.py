@@ -79,3 +79,21 @@ def test_a_build_without_search_leaves_the_index_to_the_next_build(tmp_path: Pat
     assert (out / STALE).is_file()  # the pages are newer than the index
     assert main(["--root", str(root), "build", "--out", str(out)]) == 0
     assert "Lattice sieving at scale" in _indexed_titles(out) and not (out / STALE).exists()
+
+
+def test_a_build_that_failed_on_a_warning_fails_again_until_it_is_fixed(tmp_path: Path) -> None:
+    """Sphinx keeps its environment after a warning failed the build (--keep-going): the next build
+    must read that page again, not pass with the fault still in the note."""
+    from readinglist.cli import main
+
+    root = _project(tmp_path, [_record(1, "Paper on graphs", "We propose a system for graphs.", "Ann Lee")])
+    out = tmp_path / "site"
+    assert main(["--root", str(root), "build", "--no-search", "--out", str(out)]) == 0
+    page = next((root / "docs" / "papers").glob("*.md"))
+    note = root / "docs" / "notes" / page.name
+    note.parent.mkdir(exist_ok=True)
+    note.write_text("See {ref}`nowhere`.\n", encoding="utf-8")
+    assert main(["--root", str(root), "build", "--no-search", "--out", str(out)]) == 1
+    assert main(["--root", str(root), "build", "--no-search", "--out", str(out)]) == 1
+    note.write_text("Fixed.\n", encoding="utf-8")
+    assert main(["--root", str(root), "build", "--no-search", "--out", str(out)]) == 0

@@ -5,8 +5,9 @@ axe-core finds the same faults on every page of a furo site: sidebar captions wi
 items, code blocks that scroll but cannot take focus, two unnamed ``<aside>`` landmarks, a
 table of contents that repeats the ids of the headings it links to, and paper cards with no
 heading. ``page.html`` passes the rendered body through :func:`accessible`, which rewrites
-exactly that markup. The patterns are what Sphinx, docutils and furo write; record text cannot
-produce them, because the HTML writer escapes every ``"`` and ``<`` of text into entities.
+exactly that markup. Each pattern starts at a ``<`` of a tag Sphinx, docutils or furo write;
+record text cannot produce one, because the HTML writer escapes every ``<`` of text (a code
+block, such as a paper's BibTeX, keeps its ``"`` as they are, so no pattern may start at one).
 The CSS and JavaScript in ``static/`` do the rest (phone menu by keyboard, focus styles, contrast).
 """
 
@@ -34,7 +35,8 @@ FIXES: tuple[tuple[re.Pattern[str], str], ...] = (
     # A heading role needs a level; the captions head the sidebar's sections.
     (re.compile(r'<p class="caption" role="heading">'), '<p class="caption" role="heading" aria-level="2">'),
     # A role=list may hold only list items (doc-biblioentry is deprecated, and not allowed on a div).
-    (re.compile(r'role="doc-biblioentry"'), 'role="listitem"'),
+    # Anchored to the tag the HTML writer makes: a BibTeX block shows a title's quotes as they are.
+    (re.compile(r'(<div class="citation" id="[^"<>]*") role="doc-biblioentry"'), r'\1 role="listitem"'),
     # A block that scrolls sideways must take focus, or keyboard users cannot scroll it.
     (re.compile(r'<div class="highlight"><pre>'), '<div class="highlight"><pre tabindex="0">'),
     # Two <aside> landmarks: each needs its own name.

@@ -21,6 +21,7 @@ from .search import index_if_stale
 
 SPHINX_FLAGS = ("-b", "html", "-n", "-W", "--keep-going", "-q")
 LOCK = "readinglist-build"  # docs/.readinglist-build.lock (lock.lock_path)
+DOCTREES = ".doctrees"  # sphinx-build's default doctree folder, inside the output folder
 OUT_TEMPS = {RECORDS}  # the files the tool writes atomically into a site (the extension copies it)
 
 
@@ -50,6 +51,10 @@ def run(config: Config, out: Path, jobs: str = "1", search: bool = True) -> int:
     """
     remove_temp_files(out, OUT_TEMPS)  # a copy of records.json interrupted before its rename (under the lock)
     sphinx = child.run([sys.executable, "-m", "sphinx", *sphinx_args(config, out, jobs, search)])
-    if sphinx.returncode == 0 and search:
+    if sphinx.returncode != 0:
+        # With --keep-going Sphinx saves its environment even when a warning failed the build, and
+        # the next build would not read that page again: it would pass with the fault still there.
+        (out / DOCTREES / "environment.pickle").unlink(missing_ok=True)
+    elif search:
         index_if_stale(out)
     return sphinx.returncode
