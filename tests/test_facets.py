@@ -81,3 +81,11 @@ def test_note_meta_reads_front_matter_and_ignores_bad_notes(tmp_path: Path) -> N
     (tmp_path / "bad.md").write_text("---\nstatus: [\n", encoding="utf-8")
     assert note_meta(tmp_path, "good") == {"status": "reading"}
     assert note_meta(tmp_path, "bad") == {} and note_meta(tmp_path, "missing") == {}
+
+
+def test_result_authors_credit_as_the_page_does() -> None:
+    """A record whose source names only its profile owner claims no first author in results either."""
+    owner_only = {**RECORD, "authors": ["Wei Lin"], "listed_authors": [], "et_al": True}
+    assert ("meta", "authors", "with Wei Lin") in _elements(markup(owner_only, {}, TOPICS))
+    partial = {**RECORD, "authors": ["Qinggang Zhou", "Jun Yang"], "listed_authors": ["Qinggang Zhou"]}
+    assert ("meta", "authors", "Qinggang Zhou et al. (with Jun Yang)") in _elements(markup(partial, {}, TOPICS))

@@ -57,13 +57,22 @@ def markup(record: Mapping[str, Any], note: Mapping[str, Any], topics: Mapping[s
     """The hidden elements of one paper page: filters, sort keys and the metadata results show."""
     values = facet_values(record, note, topics)
     parts = [_data("filter", name, v, shown_as_html=True) for name in FILTERS for v in values[name]]
-    authors = ", ".join(values["author"]) + (" et al." if record.get("et_al") else "")
-    meta = {"year": ", ".join(values["year"]), "authors": authors, "topic": ", ".join(values["topic"])}
+    meta = {"year": ", ".join(values["year"]), "authors": _credit(record), "topic": ", ".join(values["topic"])}
     parts += [_data("meta", name, value) for name, value in meta.items() if value]
     # Pagefind leaves a page without the sort key out of a sorted view: an unknown year sorts as 0.
     sort = {"year": values["year"][0] if values["year"] else "0", "title": str(record.get("title") or "").casefold()}
     parts += [_data("sort", name, value) for name, value in sort.items() if value]
     return f'<div class="readinglist-facets" hidden>{"".join(parts)}</div>'
+
+
+def _credit(record: Mapping[str, Any]) -> str:
+    """The authors as the page credits them: the listed ones, then "with" the profile owners the
+    list does not name ("with Wei Lin" for a record whose source names only its owner)."""
+    everyone = _strings(record.get("authors"))
+    listed = _strings(record.get("listed_authors")) if "listed_authors" in record else everyone
+    text = ", ".join(listed) + (" et al." if listed and record.get("et_al") else "")
+    owners = ", ".join(a for a in everyone if a not in listed)
+    return f"{text} (with {owners})" if text and owners else text or (f"with {owners}" if owners else "")
 
 
 def _strings(value: object) -> list[str]:
