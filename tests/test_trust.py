@@ -22,6 +22,7 @@ from readinglist.enrich.related import listed_authors
 from readinglist.enrich.similarity import build_corpus, strip_urls
 from readinglist.enrich.taxonomy import Topic, load_taxonomy
 from readinglist.model import Work
+from readinglist.render.citeblock import public_entry
 from readinglist.site import generate
 from readinglist.store import bibfile
 
@@ -122,7 +123,7 @@ def _public(text: str, tmp_path: Path) -> str:
     path = tmp_path / "refs.bib"
     path.write_text(text, encoding="utf-8")
     [(key, entry)] = bibfile.load(path).entries.items()
-    return bibfile.format_entry(key, bibfile.public_entry(entry))
+    return bibfile.format_entry(key, public_entry(entry))
 
 
 def test_owner_standing_in_for_the_authors_is_no_first_author(tmp_path: Path) -> None:

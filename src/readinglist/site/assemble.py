@@ -10,6 +10,7 @@ from ..enrich.pipeline import Library, enrich
 from ..enrich.taxonomy import load_taxonomy
 from ..latex import dump_to_latex
 from ..model import Work
+from ..render.citeblock import public_entry
 from ..render.notes import Note, load_notes
 from ..render.pages import site_pages
 from ..store import bibfile
@@ -35,9 +36,7 @@ def build_library(config: Config) -> tuple[Library, dict[str, str], dict[str, No
     )
     shown = {p.key for p in library.papers}
     bibtex = {
-        key: bibfile.format_entry(key, bibfile.public_entry(entry))
-        for key, entry in store.entries.items()
-        if key in shown
+        key: bibfile.format_entry(key, public_entry(entry)) for key, entry in store.entries.items() if key in shown
     }
     return library, bibtex, notes
 

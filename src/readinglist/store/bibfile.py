@@ -19,13 +19,11 @@ from pybtex.scanner import PybtexSyntaxError
 
 from ..bibsyntax import Chunk, field_lines, split_chunks, stray_line, unclosed_entry_line
 from ..errors import ReadingListError
-from ..latex import dump_to_latex, protect_title, to_text
 from ..model import Skip, Work
 from ..sources import biblatex
 from ..sources.fields import to_bibtex
 from . import fields
 from .names import StoreParser, display_name, is_others
-from .provenance import parse_provenance
 
 # Every entry type of BibTeX and BibLaTeX (the readers' table, with its aliases). ``set`` and
 # ``xdata`` hold data for other entries and are no works.
@@ -55,12 +53,12 @@ class BibFile:
         ]
 
     def _inherited(self, entry: Entry) -> dict[str, str]:
-        values = _lowered(entry)
+        values = lowered_fields(entry)
         for name in ("xdata", "crossref"):
             for parent_key in (k.strip() for k in values.get(name, "").split(",") if k.strip()):
                 parent = self.entries.get(parent_key)
                 if parent is not None and parent is not entry:
-                    shared = {k: v for k, v in _lowered(parent).items() if k not in _OWN_IDENTIFIERS}
+                    shared = {k: v for k, v in lowered_fields(parent).items() if k not in _OWN_IDENTIFIERS}
                     values = biblatex.inherit(values, shared, entry.type.lower(), parent.type.lower())
         return values
 
@@ -188,7 +186,7 @@ def _duplicate_field(message: str, label: str, chunks: list[Chunk]) -> ReadingLi
     return ReadingListError(f"entry {key!r} has a duplicate {name!r} field", label)
 
 
-def _lowered(entry: Entry) -> dict[str, str]:
+def lowered_fields(entry: Entry) -> dict[str, str]:
     return {name.lower(): value for name, value in entry.fields.items()}
 
 
@@ -198,7 +196,7 @@ def entry_to_work(key: str, entry: Entry, values: dict[str, str] | None = None) 
     ``values`` are the entry's fields with what it inherits (crossref, xdata) already added.
     """
     kind = entry.type.lower()
-    values = to_bibtex(values if values is not None else _lowered(entry), kind)
+    values = to_bibtex(values if values is not None else lowered_fields(entry), kind)
     people = entry.persons.get("author", [])
     attrs = fields.read_fields(values)
     roles = entry.persons.items()
@@ -243,29 +241,3 @@ def _formatted(entry_type: str, key: str, values: dict[str, str]) -> str:
     order += ["provenance"] if "provenance" in values else []
     lines = [f"  {name} = {{{values[name]}}}," for name in order]
     return f"@{entry_type}{{{key},\n" + "\n".join(lines) + "\n}\n"
-
-
-def public_entry(entry: Entry) -> Entry:
-    """The entry as a reader copies it: without the tool's bookkeeping fields or the abstract."""
-    fields = {k: v for k, v in entry.fields.items() if k.lower() not in PRIVATE_FIELDS}
-    for name in [k for k in fields if k.lower() == "title"]:
-        # Plain text, re-escaped: no markup of the record's reaches the page, and it still compiles.
-        fields[name] = protect_title(dump_to_latex(to_text(fields[name])))
-    return Entry(entry.type, fields=fields, persons=_honest_persons(entry, fields))
-
-
-def _honest_persons(entry: Entry, fields: dict[str, str]) -> dict[str, list[Person]]:
-    """The entry's people as its page states them: an owner standing in for an unknown author
-    list ("Lin, Wei and others") is no first author, and a note says whom the source names."""
-    from ..enrich.pipeline import credit  # enrich reads the store: imported on use, not at load
-
-    persons = dict(entry.persons)
-    people = persons.get("author", [])
-    owners = tuple(s.owner for s in parse_provenance(_lowered(entry).get("provenance", "")))
-    given = credit(tuple(display_name(p) for p in people if not is_others(p)), any(map(is_others, people)), owners)
-    if given.note:
-        key = next((k for k in fields if k.lower() == "note"), "note")
-        fields[key] = "; ".join(filter(None, (fields.get(key, ""), dump_to_latex(given.note))))
-        if not given.listed:
-            persons.pop("author", None)
-    return persons

@@ -1,0 +1,35 @@
+"""The pipeline's direction: sources -> store -> enrich -> render -> site; no stage imports a later one."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "src" / "readinglist"
+ORDER = ("sources", "store", "enrich", "render", "site")
+
+
+def _stages_imported(path: Path) -> set[str]:
+    """The stages a module imports, read from its relative imports (lazy ones inside functions too)."""
+    depth = len(path.relative_to(PACKAGE).parts) - 1
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            parts = (node.module or "").split(".")
+            if node.level == depth + 1 and parts[0] in ORDER:  # from ..stage[.module] import ...
+                found.add(parts[0])
+            elif node.level == depth + 1 and not node.module:  # from .. import stage
+                found.update(a.name for a in node.names if a.name in ORDER)
+    return found
+
+
+@pytest.mark.parametrize("stage", ORDER)
+def test_no_stage_imports_a_later_one(stage: str) -> None:
+    later = set(ORDER[ORDER.index(stage) + 1 :])
+    wrong = {
+        str(path.relative_to(PACKAGE)): sorted(_stages_imported(path) & later)
+        for path in sorted((PACKAGE / stage).rglob("*.py"))
+    }
+    assert {k: v for k, v in wrong.items() if v} == {}
