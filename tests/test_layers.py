@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "src" / "readinglist"
+import readinglist
+
+PACKAGE = Path(readinglist.__file__).resolve().parent
 ORDER = ("sources", "store", "enrich", "render", "site")
 
 
