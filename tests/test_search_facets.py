@@ -126,7 +126,8 @@ def test_filters_list_counts(page: object, site: str) -> None:
 def test_sorting_changes_the_order_and_is_kept_in_the_url(page: object, site: str) -> None:
     page.goto(f"{site}/search.html?q=training")  # type: ignore[attr-defined]
     by_relevance = _hrefs(page)
-    page.select_option("#search-sort", "year-desc")  # type: ignore[attr-defined]
+    with page.expect_navigation():  # type: ignore[attr-defined]  # the view loads again from its address
+        page.select_option("#search-sort", "year-desc")  # type: ignore[attr-defined]
     page.wait_for_url("**sort=year-desc*")  # type: ignore[attr-defined]
     newest = _years(page)
     assert newest == sorted(newest, reverse=True) and _hrefs(page) != by_relevance
