@@ -28,6 +28,7 @@ from ..enrich.pipeline import Library, work_credit
 from ..latex import to_text
 from ..model import Work
 from .bibtypes import PLAIN_TYPE, THESIS_DEFAULT, missing_fields, thesis_type
+from .environment import render
 from .escape import clean
 from .links import UNTITLED
 from .venue import SAFE_DOI, SAFE_EPRINT, SAFE_URL, doi_of, url_of
@@ -179,3 +180,8 @@ def problems(library: Library, bib: Path) -> list[str]:
         f"{bib.name}:{lines[key]}: {key}: {problem}" if key in lines else f"{bib.name}: {key}: {problem}"
         for key, problem in found
     ]
+
+
+def bibliography_page(library: Library) -> str:
+    """The page that lists every entry of the derived bibliography."""
+    return render("bibliography.md.j2", count=len(library.papers))

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
-from typing import Any
-
 from ..chars import strip_unsafe
-from ..enrich.pipeline import Library, work_credit
-from ..model import Paper
+from ..enrich.pipeline import Library
 from .authors import author_pages, author_urls
-from .bibliography import BIBFILE, sanitized_bib
+from .bibliography import BIBFILE, bibliography_page, sanitized_bib
 from .environment import render
 from .escape import Md
-from .links import PAPERS, TOPICS, display_title, link_list, newest_first, one_line, paper_url, plural, url
+from .links import PAPERS, TOPICS, plural, url
+from .listings import topic_pages, years_page
 from .notes import Note
 from .paper import paper_page
 
@@ -30,63 +27,11 @@ def site_pages(
     pages.update(topic_pages(library))
     pages.update(author_pages(library))
     pages["years.md"] = years_page(library)
-    pages["bibliography.md"] = render("bibliography.md.j2", count=len(library.papers))
+    pages["bibliography.md"] = bibliography_page(library)
     pages[BIBFILE] = sanitized_bib(library)
     pages["index.md"] = index_page(library, site, about)
     # Every value is cleaned where it is printed; this pass is the policy's last line (chars.py).
     return {path: strip_unsafe(text) for path, text in pages.items()}
-
-
-def card(paper: Paper) -> dict[str, Any]:
-    work = paper.work
-    given = work_credit(work)  # as the paper page says it: no first author the source never gave
-    meta = ", ".join(given.listed[:3]) + (" et al." if len(given.listed) > 3 or work.et_al else "")
-    if not given.listed and given.with_:
-        meta = "with " + ", ".join(given.with_)
-    return {
-        "link": Md(paper_url(paper)),
-        "title": display_title(paper),
-        "meta": f"{work.year or 'Year unknown'} · {meta}",
-        "summary": one_line(paper.tldr),
-    }
-
-
-def topic_pages(library: Library) -> dict[str, str]:
-    pages = {}
-    for topic in library.topics:
-        members = newest_first([p for p in library.papers if topic.id in p.topics])
-        pages[f"{TOPICS}/{topic.id}.md"] = render(
-            "topic.md.j2",
-            label=Md(f"topic-{topic.id}"),
-            title=topic.title,
-            description=topic.description,
-            count=f"{plural(len(members), 'paper')}, newest first.",
-            cards=[card(p) for p in members],
-        )
-    pages[f"{TOPICS}/index.md"] = render("topics_index.md.j2", topics=[Md(t.id) for t in library.topics])
-    return pages
-
-
-def years_page(library: Library) -> str:
-    groups: dict[int | None, list[Paper]] = defaultdict(list)
-    for paper in library.papers:
-        groups[paper.work.year].append(paper)
-    order = sorted(groups, key=lambda y: (y is None, -(y or 0)))
-    sections = [
-        {
-            "heading": str(year) if year else "Year unknown",
-            "items": link_list([(p, "") for p in sorted(groups[year], key=lambda p: p.key)], years=False),
-        }
-        for year in order
-    ]
-    return render(
-        "listing.md.j2",
-        orphan=False,
-        label=Md("years"),
-        title="By year",
-        intro="Papers by year of publication, newest first. Records whose source gives no year come last.",
-        sections=sections,
-    )
 
 
 def index_page(library: Library, site: dict[str, str], site_about: list[str]) -> str:
