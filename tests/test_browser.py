@@ -131,3 +131,16 @@ def test_math_renders_as_mathml(page: object, site: str) -> None:
     assert page.locator("article math").count() >= 1  # type: ignore[attr-defined]
     page.goto(f"{site}/papers/lin2019c3.html")  # type: ignore[attr-defined]
     assert page.locator("h1 sup").inner_text() == "3"  # type: ignore[attr-defined]
+
+
+def test_every_bibliography_entry_links_to_its_page(page: object, site: str) -> None:
+    page.goto(f"{site}/bibliography.html")  # type: ignore[attr-defined]
+    entries = page.locator("article div.citation").evaluate_all(  # type: ignore[attr-defined]
+        "els => els.map(e => [e.id, Array.from(e.querySelectorAll('a'), a => a.href)])"
+    )
+    assert len(entries) == 28
+    for cite_id, hrefs in entries:
+        target = f"{site}/papers/{cite_id.removeprefix('cite-')}.html"
+        assert target in hrefs, (cite_id, hrefs)
+        response = page.goto(target)  # type: ignore[attr-defined]
+        assert response is not None and response.ok and page.locator("article h1").count() == 1  # type: ignore[attr-defined]

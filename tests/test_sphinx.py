@@ -259,7 +259,8 @@ def test_hostile_record_is_shown_as_text(built) -> None:
     for literal in ("[x](javascript:alert(1))", "{download}`payload.txt`", "<img src=x onerror=alert(2)>"):
         assert literal in shown
     assert all(isinstance(c, str) for c in abstract.children)  # plain text: no links, code or roles
-    assert not (outdir / "_downloads").exists()
+    # The only download is the bibliography's .bib: a record's {download} payload is text.
+    assert [p.name for p in (outdir / "_downloads").rglob("*") if p.is_file()] == ["reading-list.bib"]
     assert HOSTILE_TITLE in main_content(outdir / "topics" / "vision.html").words()
 
 

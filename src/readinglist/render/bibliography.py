@@ -27,6 +27,7 @@ from ..enrich.authors import is_et_al
 from ..enrich.pipeline import Library, work_credit
 from ..latex import to_text
 from ..model import Work
+from .bibsets import ALL, STYLE, bib_set, download_link
 from .bibtypes import PLAIN_TYPE, THESIS_DEFAULT, missing_fields, thesis_type
 from .environment import render
 from .escape import clean
@@ -182,6 +183,12 @@ def problems(library: Library, bib: Path) -> list[str]:
     ]
 
 
-def bibliography_page(library: Library) -> str:
-    """The page that lists every entry of the derived bibliography."""
-    return render("bibliography.md.j2", count=len(library.papers))
+def bibliography_files(library: Library, bibtex: dict[str, str]) -> dict[str, str]:
+    """The bibliography page, the copy it lists (``BIBFILE``) and the whole list as a download.
+
+    ``bibtex`` holds each paper's public BibTeX block by key: the download is what the pages show.
+    """
+    path, text = bib_set(ALL, library.papers, bibtex)
+    download = download_link(path, "Download all entries as BibTeX")
+    page = render("bibliography.md.j2", count=len(library.papers), style=STYLE, download=download)
+    return {"bibliography.md": page, BIBFILE: sanitized_bib(library), path: text}

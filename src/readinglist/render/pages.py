@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..chars import strip_unsafe
 from ..enrich.pipeline import Library
 from .authors import author_pages, author_urls
-from .bibliography import BIBFILE, bibliography_page, sanitized_bib
+from .bibliography import bibliography_files
 from .environment import render
 from .escape import Md
 from .links import PAPERS, TOPICS, plural, url
@@ -24,11 +24,10 @@ def site_pages(
         f"{PAPERS}/{p.slug}.md": paper_page(p, by_key, notes.get(p.slug), bibtex.get(p.key, ""), library, authors)
         for p in library.papers
     }
-    pages.update(topic_pages(library))
+    pages.update(topic_pages(library, {slug: note.meta for slug, note in notes.items()}))
     pages.update(author_pages(library))
     pages["years.md"] = years_page(library)
-    pages["bibliography.md"] = bibliography_page(library)
-    pages[BIBFILE] = sanitized_bib(library)
+    pages.update(bibliography_files(library, bibtex))  # the page, the copy it lists, the .bib download
     pages["index.md"] = index_page(library, site, about)
     # Every value is cleaned where it is printed; this pass is the policy's last line (chars.py).
     return {path: strip_unsafe(text) for path, text in pages.items()}
@@ -49,7 +48,23 @@ def index_page(library: Library, site: dict[str, str], site_about: list[str]) ->
                 "meta": plural(n, "paper"),
             }
         )
-    about = [Md(page) for page in site_about]
+    about = [Md(page) for page in site_about if not for_maintainers(page)]
+    develop = [Md(page) for page in site_about if for_maintainers(page)]
     return render(
-        "index.md.j2", title=site["title"], description=site["description"], counts=counts, cards=cards, about=about
+        "index.md.j2",
+        title=site["title"],
+        description=site["description"],
+        counts=counts,
+        cards=cards,
+        about=about,
+        develop=develop,
     )
+
+
+# Hand-written pages in these folders of docs/ are about the tool, not the papers: the sidebar
+# lists them in a section of their own, below and apart from the reader's pages (the guide).
+MAINTAINER_FOLDERS = ("develop",)
+
+
+def for_maintainers(docname: str) -> bool:
+    return docname.split("/")[0] in MAINTAINER_FOLDERS

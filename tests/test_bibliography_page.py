@@ -1,0 +1,153 @@
+"""The Bibliography page: each title links to its paper page, the whole list is a .bib download,
+and the sidebar keeps the maintainers' documents apart from the reader's pages."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+from pybtex.database import Entry, Person, parse_string
+from pybtex.style.formatting.plain import Style as PlainStyle
+
+from conftest import copy_seeds
+from readinglist.render.bibsets import bib_set, download_link, file_name
+from readinglist.render.escape import clean
+from readinglist.site.biblinks import LinkedStyle
+from readinglist.store.bibfile import PRIVATE_FIELDS
+
+SEED_PAPERS = 28
+
+
+@pytest.fixture(scope="module")
+def seed_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(docs, html) of the seed list, generated and built once for this module."""
+    from readinglist.cli import main
+
+    project = copy_seeds(tmp_path_factory.mktemp("bibliography") / "seeds")
+    out = project / "docs" / "_build" / "html"
+    assert main(["--root", str(project), "build", "--no-search", "--out", str(out)]) == 0
+    return project / "docs", out
+
+
+def _links(html: str) -> list[dict[str, str]]:
+    """The attributes of every <a> of a page."""
+
+    class Links(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.found: list[dict[str, str]] = []
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag == "a":
+                self.found.append({k: v or "" for k, v in attrs})
+
+    parser = Links()
+    parser.feed(html)
+    return parser.found
+
+
+CITATION = re.compile(r'<div class="citation" id="cite-([^"]+)"[^>]*>(.*?)</div>', re.S)
+
+
+def test_every_bibliography_title_links_to_its_paper_page(seed_site: tuple[Path, Path]) -> None:
+    _, out = seed_site
+    entries = CITATION.findall((out / "bibliography.html").read_text(encoding="utf-8"))
+    assert len(entries) == SEED_PAPERS
+    for slug, body in entries:
+        hrefs = [a["href"] for a in _links(body) if "/papers/" in f"/{a['href']}"]
+        assert hrefs == [f"papers/{slug}.html"], (slug, body)
+        assert (out / hrefs[0]).is_file()
+
+
+def test_the_whole_list_downloads_as_the_public_bibtex_of_the_pages(seed_site: tuple[Path, Path]) -> None:
+    docs, out = seed_site
+    page = (out / "bibliography.html").read_text(encoding="utf-8")
+    [download] = [a["href"] for a in _links(page) if "download" in a]
+    assert download.endswith(".bib") and (out / download).is_file()
+    data = parse_string((out / download).read_text(encoding="utf-8"), "bibtex")
+    blocks = [_bibtex_block(path) for path in sorted((docs / "papers").glob("*.md"))]
+    assert len(data.entries) == len(blocks) == SEED_PAPERS  # one entry per paper
+    pages = parse_string("\n\n".join(blocks), "bibtex")
+    assert data.to_string("bibtex") == pages.to_string("bibtex")  # what each paper page shows
+    assert not {name.lower() for e in data.entries.values() for name in e.fields} & PRIVATE_FIELDS
+
+
+def _bibtex_block(page: Path) -> str:
+    match = re.search(r"^(`{3,})bibtex\n(.*?)\n\1$", page.read_text(encoding="utf-8"), re.S | re.M)
+    assert match, page
+    return match.group(2)
+
+
+def _sidebar_sections(out: Path, page: str) -> dict[str, list[str]]:
+    """The sidebar's captions of ``page``, each with the pages its list links to (from the site root)."""
+    html = (out / page).read_text(encoding="utf-8")
+    sections = re.findall(r'<span class="caption-text">([^<]*)</span></p>\s*<ul[^>]*>(.*?)\n</ul>', html, re.S)
+    here = posixpath.dirname(page)  # "#" is the page itself
+    return {
+        caption: [
+            {"#": page}.get(a["href"]) or posixpath.normpath(posixpath.join(here, a["href"])) for a in _links(body)
+        ]
+        for caption, body in sections
+    }
+
+
+def test_maintainer_documents_have_their_own_sidebar_section(seed_site: tuple[Path, Path]) -> None:
+    _, out = seed_site
+    for page in ("index.html", "guide.html", "develop/architecture.html", "papers/lin2020dapple.html"):
+        sections = _sidebar_sections(out, page)
+        assert sections["About"] == ["guide.html"], page
+        assert sections["For maintainers"] == ["develop/architecture.html"], page
+
+
+def _entry(kind: str, **fields: str) -> Entry:
+    return Entry(kind, fields=fields, persons={"author": [Person("Doe, Jane")]})
+
+
+@pytest.mark.parametrize(
+    ("kind", "fields", "linked"),
+    [
+        ("article", {"title": "Sheaves", "journal": "J. Maths", "year": "2020"}, "Sheaves"),
+        ("book", {"title": "Sheaves", "publisher": "Pub", "year": "2020"}, "<em>Sheaves</em>"),
+        ("inproceedings", {"title": "Sheaves", "booktitle": "Proc. Sheaf", "year": "2020"}, "Sheaves"),
+        ("incollection", {"title": "Sheaves", "booktitle": "Sheaf book", "publisher": "P", "year": "2020"}, "Sheaves"),
+    ],
+)
+def test_the_style_links_the_title_and_nothing_else(kind: str, fields: dict[str, str], linked: str) -> None:
+    entry = _entry(kind, **fields)
+    entry.key = "doe2020sheaves"
+    html = LinkedStyle().format_entry("1", entry).text.render_as("html")
+    assert re.findall(r"<a [^>]*>.*?</a>", html) == [f'<a href="rl:papers/doe2020sheaves">{linked}</a>'], html
+    plain = PlainStyle().format_entry("1", entry).text.render_as("text")
+    assert LinkedStyle().format_entry("1", entry).text.render_as("text") == plain  # the same words
+
+
+def test_file_names_are_safe() -> None:
+    assert file_name("ML systems / compilers") == "ml-systems-compilers.bib"
+    assert file_name("../../etc") == "etc.bib"
+    assert file_name("…") == "papers.bib"
+
+
+@given(st.text())
+def test_a_download_link_is_one_link_to_its_file_whatever_its_label(label: str) -> None:
+    tokens = MarkdownIt("commonmark").parseInline(download_link("downloads/x.bib", label))[0].children or []
+    opened = [t for t in tokens if t.type == "link_open"]
+    assert [t.attrs["href"] for t in opened] == ["/downloads/x.bib"]
+    text = "".join(t.content for t in tokens if t.type == "text")
+    assert " ".join(text.split()) == (" ".join(clean(label).split()) or "BibTeX")
+
+
+def test_a_set_holds_one_public_entry_per_paper_in_order() -> None:
+    class Paper:
+        def __init__(self, key: str) -> None:
+            self.key = key
+
+    bibtex = {"b": "@misc{b,\n  title = {B},\n}\n", "a": "@misc{a,\n  title = {A},\n}\n", "c": ""}
+    path, text = bib_set("Vision", [Paper("b"), Paper("a"), Paper("c")], bibtex)  # type: ignore[list-item]
+    assert path == "downloads/vision.bib"
+    assert list(parse_string(text, "bibtex").entries) == ["b", "a"]
