@@ -182,7 +182,9 @@ def test_a_page_shows_venue_type_safe_links_true_source_and_tags() -> None:
     assert "(<https://doi.org/10.1145/3458817.3476145>)" in page
     assert "[PDF](<https://example.org/paper.pdf>)" in page
     assert "javascript" not in page
-    assert "**Source:** BibTeX\\: mine\\.bib\\:120; arXiv API" in page
+    assert "**Source:** BibTeX import\\; arXiv API" in page  # in words; the file and line are the maintainer's
+    reader, about = page.split("{dropdown} About this record")
+    assert "mine\\.bib" not in reader and "Source\\: BibTeX\\: mine\\.bib\\:120; arXiv API" in about
     assert "author profile" not in page
     assert "**Tags:** GPU scheduling\\, cs\\.DC\\-like\\, training" in page
     item = records(library)[0]

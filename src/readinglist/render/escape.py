@@ -48,3 +48,16 @@ def fence(text: str, info: str = "") -> Md:
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     ticks = "`" * max(3, longest + 1)
     return Md(f"{ticks}{info}\n{text}\n{ticks}")
+
+
+def directive(name: str, argument: str, body: str, options: str = "") -> Md:
+    """A MyST directive around ``body`` (Markdown the tool wrote, code blocks included).
+
+    Its backtick fence is longer than any run of backticks inside, so no line of the body (a
+    code block's fence, or a run of backticks in a code block's text) can close it early.
+    ``name``, ``argument`` and ``options`` are the tool's own words, never record text.
+    """
+    longest = max((len(m) for m in re.findall(r"`+", body)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    head = f"{ticks}{{{name}}} {argument}".rstrip()
+    return Md(f"{head}\n" + (f"{options}\n\n" if options else "") + f"{body}\n{ticks}")

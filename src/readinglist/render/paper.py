@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from ..enrich.categories import category_names
 from ..enrich.pipeline import Library, work_credit
-from ..model import Link, Paper
+from ..model import Link, Paper, Work
+from .about import about_record, reader_source
+from .cite import citation, cite_menu
 from .environment import render
-from .escape import Md, clean, fence, md_text, safe_token
+from .escape import Md, clean, md_text, safe_token
 from .latexmd import latex_to_md
 from .links import TOPICS, UNTITLED, display_title, json_string, link_list, one_line, url
 from .notes import Note
-from .venue import keywords_of, kind, links, source, venue
+from .venue import extra_of, keywords_of, kind, links, venue
 
 
 def paper_page(
@@ -33,7 +35,7 @@ def paper_page(
         kind=kind(work),
         venue=venue(work),
         links=links(work),
-        source=source(work),
+        source=reader_source(work),
         tags=", ".join(keywords_of(work)),
         topics=Md(", ".join(f"[{md_text(topics[t].title)}]({url(f'{TOPICS}/{t}')})" for t in paper.topics)),
         tldr=paper.tldr,
@@ -46,7 +48,8 @@ def paper_page(
         related=link_list([(by_key[link.key], link.reason) for link in _non_version(paper) if link.key in by_key]),
         # A link, not {cite:p}: sphinxcontrib-bibtex resolves each citation by scanning all of them.
         cite=Md(f"This paper's entry in the [bibliography]({url('bibliography', f'cite-{paper.slug}')})."),
-        bibtex=fence(bibtex, "bibtex") if bibtex else "",
+        cite_menu=cite_menu(citation(work, _parents(work, by_key), bibtex)),
+        about=about_record(paper, by_key, note),
     )
 
 
@@ -75,14 +78,21 @@ def _badges(paper: Paper) -> Md:
         badge = f"{{{role}}}`{c}`" if safe_token(c) else md_text(c)
         badges.append(badge + (f" {md_text(names[c])}" if c in names else ""))
     line = " · ".join(badges)
-    if paper.categories_inferred:
-        line += "\n\n" + md_text(f"Inferred category (the source gives none): {paper.category_evidence}.")
+    if paper.categories_inferred and badges:  # why: in "About this record"
+        line += " " + md_text("(inferred: the source gives no category)")
     return Md(line)
 
 
+def _parents(work: Work, by_key: dict[str, Paper]) -> dict[str, Work]:
+    """The work a ``crossref`` names, which lends the citation its fields (not a copy of all works)."""
+    parent = by_key.get(extra_of(work, "crossref"))
+    return {parent.key: parent.work} if parent else {}
+
+
 def _notes(paper: Paper, note: Note | None) -> Md:
+    """The note's status, tags and body; nothing when there is no note (the hint is in "About")."""
     if note is None or not note.has_body:
-        return Md(f"No notes yet. Write them in `docs/notes/{paper.slug}.md` (plain MyST Markdown).")
+        return Md("")
     meta = []
     if note.meta.get("status"):
         meta.append(f"**Status:** {md_text(str(note.meta['status']))}")

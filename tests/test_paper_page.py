@@ -1,0 +1,197 @@
+"""A paper page (issue 11): readers see no maintainer hints; those sit in a collapsed "About this
+record" block, with titles instead of citation keys; a Cite menu offers BibTeX, plain text and
+Markdown, made by pybtex's plain style, each a code block that no record text can break out of."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pybtex.plugin
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from markdown_it.renderer import RendererHTML
+from markdown_it.token import Token
+from myst_parser.config.main import MdParserConfig
+from myst_parser.parsers.mdit import create_md_parser
+from pybtex.database.input.bibtex import Parser
+
+from conftest import copy_seeds
+from readinglist.chars import strip_unsafe
+from readinglist.config import load_config
+from readinglist.enrich.pipeline import Library
+from readinglist.render import cite
+from readinglist.render.authors import author_urls
+from readinglist.render.bibliography import entry_text
+from readinglist.render.cite import FORMATS, Citation, CiteFormat, cite_menu
+from readinglist.render.escape import clean
+from readinglist.render.notes import read_note
+from readinglist.render.paper import paper_page
+from readinglist.site.assemble import build_library
+from test_escape import FRAGMENTS
+
+ABOUT = "{dropdown} About this record"
+
+
+@pytest.fixture(scope="module")
+def seeds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Library, dict[str, str]]:
+    library, bibtex, _ = build_library(load_config(copy_seeds(tmp_path_factory.mktemp("page") / "seeds")))
+    return library, bibtex
+
+
+def _page(seeds: tuple[Library, dict[str, str]], key: str, note_path: Path | None = None) -> str:
+    library, bibtex = seeds
+    paper = library.by_key()[key]
+    note = read_note(note_path) if note_path else None
+    return paper_page(paper, library.by_key(), note, bibtex[key], library, author_urls(library))
+
+
+def _split(page: str) -> tuple[str, str]:
+    """(what a reader sees, the collapsed block's text)."""
+    reader, about = page.split(ABOUT)
+    return reader, about
+
+
+# --- maintainer hints are out of the reader's way ------------------------------------------------
+
+
+def test_every_seed_page_keeps_maintainer_hints_in_the_collapsed_block(seeds: tuple[Library, dict[str, str]]) -> None:
+    library, _ = seeds
+    keys = {p.key for p in library.papers}
+    for paper in library.papers:
+        reader, about = _split(_page(seeds, paper.key))
+        assert not re.search(r"\.txt\\:\d", reader), paper.key  # no "(wei-lin.txt:9)"
+        assert "Write them in" not in reader and "refs\\.bib" not in reader and "Set `title`" not in reader
+        assert "## Notes" not in reader  # no note: no section
+        assert f"docs\\/notes\\/{paper.slug}\\.md" in about and f"Citation key\\: {paper.key}\\." in about
+        assert re.search(r"\.txt\\:\d+", about), paper.key  # the source's file and line, for the maintainer
+        if paper.categories_inferred:  # neighbours by title, linked: no citation key anywhere
+            assert "most similar categorized papers" in about and "(rl:papers/" in about, paper.key
+            shown = re.sub(r"\(rl:papers/[^)]*\)", "", about)
+            assert not any(re.search(rf"\b{re.escape(k)}\b", shown) for k in keys - {paper.key}), paper.key
+            assert "\\(inferred\\: the source gives no category\\)" in reader
+
+
+def test_a_working_title_is_marked_for_readers_and_explained_to_the_maintainer(
+    seeds: tuple[Library, dict[str, str]],
+) -> None:
+    library, _ = seeds
+    inferred = [p for p in library.papers if p.work.title_inferred]
+    assert inferred  # the seeds have profile listings without titles
+    reader, about = _split(_page(seeds, inferred[0].key))
+    assert "*Working title, inferred from the abstract: the source gives none.*" in reader
+    assert ":::{note}" not in reader
+    assert "Set title in refs\\.bib" in about
+
+
+def test_the_source_is_named_in_reader_words(seeds: tuple[Library, dict[str, str]]) -> None:
+    reader, about = _split(_page(seeds, "lin2019c3"))
+    assert "**Source:** author profile of Wei Lin\n" in reader
+    assert "author profile of Wei Lin \\(wei\\-lin\\.txt\\:" in about
+
+
+def test_a_note_gets_its_section_and_the_block_names_its_file(
+    seeds: tuple[Library, dict[str, str]], tmp_path: Path
+) -> None:
+    note = tmp_path / "lin2019c3.md"
+    note.write_text("---\nstatus: read\n---\nA solid baseline.\n", encoding="utf-8")
+    reader, about = _split(_page(seeds, "lin2019c3", note))
+    assert "## Notes" in reader and "**Status:** read" in reader
+    assert "```{include} ../notes/lin2019c3.md" in reader
+    assert "Notes\\: from docs\\/notes\\/lin2019c3\\.md\\." in about and "Write them" not in about
+
+
+# --- the Cite menu ---------------------------------------------------------------------------------
+
+MD = create_md_parser(MdParserConfig(enable_extensions={"colon_fence", "dollarmath"}), RendererHTML)
+
+
+def _blocks(markdown: str) -> list[Token]:
+    return [t for t in MD.parse(markdown) if t.type == "fence"]
+
+
+def _menu(markdown: str) -> list[tuple[str, str, str]]:
+    """(tab label, code block language, code) of each tab, as MyST nests them: or fail."""
+    [tab_set] = _blocks(markdown)
+    assert tab_set.info == "{tab-set}"
+    options, _, items = tab_set.content.partition("\n\n")
+    assert options == ":class: readinglist-cite"
+    tabs = []
+    for item in _blocks(items):
+        label = item.info.removeprefix("{tab-item} ")
+        assert item.info.startswith("{tab-item} ")
+        [code] = _blocks(item.content)
+        assert not [t for t in MD.parse(item.content) if t.type not in ("fence",)]  # one code block, nothing else
+        tabs.append((label, code.info, code.content.removesuffix("\n")))
+    return tabs
+
+
+def test_the_cite_menu_offers_bibtex_plain_text_and_markdown(seeds: tuple[Library, dict[str, str]]) -> None:
+    library, bibtex = seeds
+    page = _page(seeds, "lin2020dapple")
+    menu = re.search(r"^(`+)\{tab-set\}.*?^\1$", page, re.S | re.M)
+    assert menu is not None
+    tabs = _menu(menu.group(0))
+    assert [(label, lexer) for label, lexer, _ in tabs] == [
+        ("BibTeX", "bibtex"),
+        ("Plain text", "text"),
+        ("Markdown", "markdown"),
+    ]
+    assert tabs[0][2] == bibtex["lin2020dapple"].strip()
+    # The plain text is pybtex's plain style on the bibliography's own entry: what the bibliography shows.
+    paper = library.by_key()["lin2020dapple"]
+    data = Parser().parse_string(entry_text(paper.slug, paper.work, {}))
+    style = pybtex.plugin.find_plugin("pybtex.style.formatting", "plain")()
+    [formatted] = style.format_entries(data.entries.values())
+    assert tabs[1][2] == clean(formatted.text.render_as("text")) and "DAPPLE" in tabs[1][2]
+    assert tabs[2][2] == clean(formatted.text.render_as("markdown"))
+
+
+def test_markdown_links_the_doi_and_arxiv_id(seeds: tuple[Library, dict[str, str]]) -> None:
+    library, _ = seeds
+    work = replace(library.by_key()["lin2019c3"].work, doi="10.1145/3458817.3476145", eprint="1905.12345")
+    tabs = dict((label, text) for label, _, text in _menu(cite_menu(cite.citation(work, {}, ""))))
+    assert "BibTeX" not in tabs  # no text, no tab
+    assert "[doi:10\\.1145/3458817\\.3476145](https://doi.org/10.1145/3458817.3476145)" in tabs["Markdown"]
+    assert "(https://arxiv.org/abs/1905.12345)" in tabs["Markdown"]
+    assert "doi:10.1145/3458817.3476145" in tabs["Plain text"]
+
+
+def test_a_format_is_one_row_of_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    row = CiteFormat("Key", "text", lambda c: c.bibtex.split("{")[1].split(",")[0])
+    monkeypatch.setattr(cite, "FORMATS", (*FORMATS, row))
+    tabs = _menu(cite_menu(Citation("@misc{k1,\n}", None)))
+    assert tabs == [("BibTeX", "bibtex", "@misc{k1,\n}"), ("Key", "text", "k1")]
+
+
+texts = st.lists(
+    st.one_of(st.text(max_size=16), st.sampled_from([*FRAGMENTS, "````", "`````{tab-item} X"])), max_size=8
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts.map("".join), texts.map("".join))
+def test_no_text_escapes_its_tab(bibtex: str, extra: str) -> None:
+    """Whatever a record holds, the menu parses as one tab set of one code block per tab, each
+    holding the text (as chars.py keeps it) and nothing else: no fence, directive or markup."""
+    row = CiteFormat("Extra", "text", lambda c: extra)
+    formats = (FORMATS[0], row)
+    made = [(f, f.make(Citation(bibtex, None)).strip()) for f in formats]
+    shown = [(f, _as_parsed(strip_unsafe(text)).rstrip()) for f, text in made if text]
+    original = cite.FORMATS
+    cite.FORMATS = formats  # a context manager would not survive hypothesis's many calls per test
+    try:
+        menu = cite_menu(Citation(bibtex, None))
+    finally:
+        cite.FORMATS = original
+    if not shown:
+        assert menu == ""
+        return
+    assert [(label, text) for label, _, text in _menu(menu)] == [(f.label, text) for f, text in shown]
+
+
+def _as_parsed(text: str) -> str:
+    """Text as any Markdown parser reads it: CommonMark's line endings (CR LF and CR are LF)."""
+    return re.sub(r"\r\n?", "\n", text)
