@@ -125,6 +125,7 @@ class Paper:
     system: str = ""
     versions: tuple[str, ...] = ()
     related: tuple[Link, ...] = field(default_factory=tuple)
+    subtopics: tuple[str, ...] = ()  # ``<topic>/<sub>`` ids within ``topics`` (conf/topics.toml's [[topic.sub]])
 
     @property
     def key(self) -> str:

@@ -13,7 +13,7 @@ from .authors import Flag, author_id, is_et_al, mixed_profile_flags, name_ids
 from .related import listed_authors, related_links, system_name, version_groups
 from .similarity import Corpus, build_corpus
 from .taxonomy import Topic
-from .topics import assign_topics
+from .topics import assign_subtopics, assign_topics
 
 
 @dataclass(frozen=True)
@@ -130,6 +130,7 @@ def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_sco
                 system=system_name(work),
                 versions=versions.get(work.key, ()),
                 related=related.get(work.key, ()),
+                subtopics=assign_subtopics(topics_of[i], cats, _topic_text(texts[i], work), topics),
             )
         )
     return Library(tuple(papers), topics, _authors(works, papers, ids, corpus), ids)

@@ -1,4 +1,9 @@
-"""Placing papers in topics: by arXiv category, else by the topic keywords in the text."""
+"""Placing papers in topics: by arXiv category, else by the topic keywords in the text.
+
+Subtopics then split each topic the paper joined. A paper joins the subtopics its categories
+select, and otherwise those its text names most; a paper whose text names none stays in its
+topic alone (no fallback: a forced subtopic would mislead more than the topic page's "Other").
+"""
 
 from __future__ import annotations
 
@@ -25,6 +30,30 @@ def assign_topics(categories: tuple[str, ...], text: str, topics: tuple[Topic, .
     if best == 0:
         return (topics[0].id,)
     return tuple(t.id for t in topics if scores[t.id] == best)
+
+
+def assign_subtopics(
+    topic_ids: tuple[str, ...], categories: tuple[str, ...], text: str, topics: tuple[Topic, ...]
+) -> tuple[str, ...]:
+    """Subtopic ids (``<topic>/<sub>``) for a paper in the topics ``topic_ids``; may be empty."""
+    lowered = text.lower()
+    found: list[str] = []
+    for topic in topics:
+        if topic.id in topic_ids and topic.subtopics:
+            found += _best_subtopics(topic.subtopics, categories, lowered)
+    return tuple(found)
+
+
+def _best_subtopics(subs: tuple[Topic, ...], categories: tuple[str, ...], text: str) -> list[str]:
+    by_category = [s.id for s in subs if any(s.matches_category(c) for c in categories)]
+    hits = {s.id: _keyword_hits(s, text) for s in subs}
+    # The text's own evidence counts even beside a category: a paper can be about two subtopics.
+    strong = {
+        sid for sid, counts in hits.items() if sum(counts) >= STRONG_TEXT_EVIDENCE and sum(map(bool, counts)) >= 2
+    }
+    best = max(sum(counts) for counts in hits.values())
+    top = {sid for sid, counts in hits.items() if best and sum(counts) == best}
+    return [s.id for s in subs if s.id in by_category or s.id in strong or s.id in top]
 
 
 def _keyword_hits(topic: Topic, text: str) -> list[int]:

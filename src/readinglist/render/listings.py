@@ -1,56 +1,95 @@
-"""Listing pages: one page per topic (paper cards) and the By year page."""
+"""Listing pages: one page per topic and subtopic (start here, paper cards) and the By year page."""
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..enrich.pipeline import Library, work_credit
+from ..enrich.pipeline import Library
+from ..enrich.starthere import start_here, version_sets
+from ..enrich.taxonomy import Topic
 from ..model import Paper
+from .cards import cards, version_labels
 from .environment import render
-from .escape import Md
-from .links import TOPICS, display_title, link_list, newest_first, one_line, paper_url, plural
+from .escape import Md, clean, fence
+from .links import PAPERS, TOPICS, display_title, link_list, newest_first, plural, url
+
+Notes = Mapping[str, Mapping[str, Any]]  # each note's front matter, by page slug
 
 
-def card(paper: Paper) -> dict[str, Any]:
-    work = paper.work
-    given = work_credit(work)  # as the paper page says it: no first author the source never gave
-    meta = ", ".join(given.listed[:3]) + (" et al." if len(given.listed) > 3 or work.et_al else "")
-    if not given.listed and given.with_:
-        meta = "with " + ", ".join(given.with_)
-    return {
-        "link": Md(paper_url(paper)),
-        "title": display_title(paper),
-        "meta": f"{work.year or 'Year unknown'} · {meta}",
-        "summary": one_line(paper.tldr),
-    }
-
-
-def topic_pages(library: Library) -> dict[str, str]:
+def topic_pages(library: Library, notes: Notes | None = None) -> dict[str, str]:
+    """``notes`` give the owner's ``rating`` and ``priority`` that "Start here" puts first."""
+    notes = notes or {}
     pages = {}
     for topic in library.topics:
-        members = newest_first([p for p in library.papers if topic.id in p.topics])
-        pages[f"{TOPICS}/{topic.id}.md"] = render(
-            "topic.md.j2",
-            label=Md(f"topic-{topic.id}"),
-            title=topic.title,
-            description=topic.description,
-            count=f"{plural(len(members), 'paper')}, newest first.",
-            cards=[card(p) for p in members],
-        )
+        members = [p for p in library.papers if topic.id in p.topics]
+        pages[f"{TOPICS}/{topic.id}.md"] = _topic_page(topic, members, notes)
+        for sub in topic.subtopics:
+            inside = [p for p in members if sub.id in p.subtopics]
+            pages[f"{TOPICS}/{sub.id}.md"] = _subtopic_page(topic, sub, inside, notes)
     pages[f"{TOPICS}/index.md"] = render("topics_index.md.j2", topics=[Md(t.id) for t in library.topics])
     return pages
 
 
+def _topic_page(topic: Topic, members: list[Paper], notes: Notes) -> str:
+    rest = [p for p in members if not any(s.id in p.subtopics for s in topic.subtopics)]
+    subtopics = [_subtopic_card(s, members) for s in topic.subtopics]
+    return render(
+        "topic.md.j2",
+        label=Md(f"topic-{topic.id}"),
+        title=topic.title,
+        description=topic.description,
+        count=f"{plural(len(members), 'paper')}." if subtopics else _count(members, ", newest first."),
+        start=link_list(start_here(members, notes, "topic")),
+        toctree=[Md(s.id) for s in topic.subtopics],
+        subtopics=subtopics,
+        heading=("Other papers" if subtopics else "Papers") if rest else "",
+        rest_count=_count(rest, " in none of the subtopics, newest first.") if subtopics and rest else "",
+        cards=cards(rest),
+    )
+
+
+def _subtopic_page(topic: Topic, sub: Topic, members: list[Paper], notes: Notes) -> str:
+    return render(
+        "topic.md.j2",
+        parent={"title": topic.title, "link": Md(url(f"{TOPICS}/{topic.id}"))},
+        title=sub.title,
+        description=sub.description,
+        count=_count(members, ", newest first." if members else "."),
+        start=link_list(start_here(members, notes, "subtopic")),
+        heading="Papers" if members else "",
+        cards=cards(members),
+    )
+
+
+def _subtopic_card(sub: Topic, members: list[Paper]) -> dict[str, Any]:
+    n = sum(sub.id in p.subtopics for p in members)
+    return {
+        "title": sub.title,
+        "link": Md(url(f"{TOPICS}/{sub.id}")),
+        "summary": sub.description,
+        "meta": plural(n, "paper"),
+    }
+
+
+def _count(members: Sequence[Paper], end: str) -> str:
+    groups = len(version_sets(members))
+    shared = " (versions of one system share a card)" if groups < len(members) else ""
+    return f"{plural(len(members), 'paper')}{shared}{end}"
+
+
 def years_page(library: Library) -> str:
-    groups: dict[int | None, list[Paper]] = defaultdict(list)
-    for paper in library.papers:
-        groups[paper.work.year].append(paper)
+    """Each version group once, under its newest version's year, with links to the other versions."""
+    groups: dict[int | None, list[list[Paper]]] = defaultdict(list)
+    for group in version_sets(newest_first(list(library.papers))):
+        groups[group[0].work.year].append(group)
     order = sorted(groups, key=lambda y: (y is None, -(y or 0)))
     sections = [
         {
             "heading": str(year) if year else "Year unknown",
-            "items": link_list([(p, "") for p in sorted(groups[year], key=lambda p: p.key)], years=False),
+            "items": _year_list(sorted(groups[year], key=lambda g: g[0].key)),
         }
         for year in order
     ]
@@ -59,6 +98,23 @@ def years_page(library: Library) -> str:
         orphan=False,
         label=Md("years"),
         title="By year",
-        intro="Papers by year of publication, newest first. Records whose source gives no year come last.",
+        intro=(
+            "Papers by year of publication, newest first. Records whose source gives no year come last. "
+            "A system with several versions is listed once, under its newest version, with links to the others."
+        ),
         sections=sections,
     )
+
+
+def _year_list(groups: list[list[Paper]]) -> Md:
+    """The ``readinglist-links`` block of one year: each group's newest paper, the rest as ``versions`` links."""
+    lines = []
+    for main, *others in groups:
+        item: dict[str, Any] = {"doc": f"{PAPERS}/{main.slug}", "title": display_title(main), "year": "", "reason": ""}
+        if others:
+            labels = version_labels(others)
+            item["versions"] = [
+                {"doc": f"{PAPERS}/{p.slug}", "label": clean(label)} for label, p in zip(labels, others, strict=True)
+            ]
+        lines.append(json.dumps(item))
+    return fence("\n".join(lines), "{readinglist-links}") if lines else Md("")

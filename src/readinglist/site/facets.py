@@ -43,7 +43,7 @@ def facet_values(record: Mapping[str, Any], note: Mapping[str, Any], topics: Map
     tags = [*_strings(record.get("keywords")), *_strings(note.get("tags"))]
     status = note.get("status")
     return {
-        "topic": [topics.get(t, t) for t in _strings(record.get("topics"))],
+        "topic": [label for labels in _topic_labels(record, topics).values() for label in labels],
         "year": [str(record["year"])] if isinstance(record.get("year"), int) else [],
         "author": _strings(record.get("authors")),
         "category": _strings(record.get("categories")),
@@ -57,12 +57,25 @@ def markup(record: Mapping[str, Any], note: Mapping[str, Any], topics: Mapping[s
     """The hidden elements of one paper page: filters, sort keys and the metadata results show."""
     values = facet_values(record, note, topics)
     parts = [_data("filter", name, v, shown_as_html=True) for name in FILTERS for v in values[name]]
-    meta = {"year": ", ".join(values["year"]), "authors": _credit(record), "topic": ", ".join(values["topic"])}
+    # A result names each topic once: by its subtopics where the paper has some.
+    shown = [label for labels in _topic_labels(record, topics).values() for label in labels[1:] or labels[:1]]
+    meta = {"year": ", ".join(values["year"]), "authors": _credit(record), "topic": ", ".join(shown)}
     parts += [_data("meta", name, value) for name, value in meta.items() if value]
     # Pagefind leaves a page without the sort key out of a sorted view: an unknown year sorts as 0.
     sort = {"year": values["year"][0] if values["year"] else "0", "title": str(record.get("title") or "").casefold()}
     parts += [_data("sort", name, value) for name, value in sort.items() if value]
     return f'<div class="readinglist-facets" hidden>{"".join(parts)}</div>'
+
+
+def _topic_labels(record: Mapping[str, Any], topics: Mapping[str, str]) -> dict[str, list[str]]:
+    """Each topic's title, then its subtopics' as "Topic › Subtopic" (which sorts beside its topic
+    in the filter), by topic id; ``topics`` maps topic and subtopic ids (``topic/sub``) to titles."""
+    labels = {t: [topics.get(t, t)] for t in _strings(record.get("topics"))}
+    for sub in _strings(record.get("subtopics")):
+        parent = sub.rpartition("/")[0]
+        if parent in labels:
+            labels[parent].append(f"{labels[parent][0]} › {topics.get(sub, sub)}")
+    return labels
 
 
 def _credit(record: Mapping[str, Any]) -> str:
@@ -110,7 +123,8 @@ def _add_facets(app: Sphinx, pagename: str, templatename: str, context: dict[str
     if record is None:
         return
     titles = app.env.titles
-    topics = {t: titles[f"topics/{t}"].astext() for t in _strings(record.get("topics")) if f"topics/{t}" in titles}
+    ids = [*_strings(record.get("topics")), *_strings(record.get("subtopics"))]
+    topics = {t: titles[f"topics/{t}"].astext() for t in ids if f"topics/{t}" in titles}
     note = note_meta(Path(app.srcdir) / "notes", pagename.removeprefix("papers/"))
     context[CONTEXT] = markup(record, note, topics)
 

@@ -37,10 +37,18 @@ class LinkList(SphinxDirective):
         for offset, line in enumerate(self.content):
             try:
                 item = json.loads(line)
-                links.append({f: str(item.get(f) or "") for f in FIELDS})
+                links.append(
+                    {**{f: str(item.get(f) or "") for f in FIELDS}, "versions": _versions(item.get("versions"))}
+                )
             except (ValueError, AttributeError):
                 logger.warning("not a link: %r", line, location=(self.env.docname, self.content_offset + offset + 1))
         return [link_list(links=links, classes=["simple", "readinglist-links"])]
+
+
+def _versions(value: Any) -> list[dict[str, str]]:
+    """Optional ``versions`` links (other versions the By year page folds into one item): doc and label."""
+    items = value if isinstance(value, list) else []
+    return [{"doc": str(i.get("doc") or ""), "label": str(i.get("label") or "")} for i in items if isinstance(i, dict)]
 
 
 def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
@@ -48,25 +56,39 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     for node in list(doctree.findall(link_list)):
         kept = []
         for link in node["links"]:
-            if link["doc"] not in app.env.all_docs:
-                logger.warning("link to a page that does not exist: %s", link["doc"], location=node)
+            if not _exists(app, link, node):
                 continue
-            kept.append({**link, "uri": app.builder.get_relative_uri(docname, link["doc"])})
+            versions = [
+                {**a, "uri": app.builder.get_relative_uri(docname, a["doc"])}
+                for a in link["versions"]
+                if _exists(app, a, node)
+            ]
+            kept.append({**link, "uri": app.builder.get_relative_uri(docname, link["doc"]), "versions": versions})
         node["links"] = kept
         if app.builder.format != "html":
             node.replace_self(_bullet_list(kept))
 
 
-def _bullet_list(links: list[dict[str, str]]) -> nodes.bullet_list:
+def _exists(app: Sphinx, link: dict[str, Any], node: link_list) -> bool:
+    if link["doc"] in app.env.all_docs:
+        return True
+    logger.warning("link to a page that does not exist: %s", link["doc"], location=node)
+    return False
+
+
+def _bullet_list(links: list[dict[str, Any]]) -> nodes.bullet_list:
     items = nodes.bullet_list()
     for link in links:
         para = nodes.paragraph("", "", nodes.reference("", link["title"], refuri=link["uri"], internal=True))
         para += nodes.Text(_suffix(link))
+        for i, version in enumerate(link["versions"]):
+            para += nodes.Text(", " if i else " — other versions: ")
+            para += nodes.reference("", version["label"], refuri=version["uri"], internal=True)
         items += nodes.list_item("", para)
     return items
 
 
-def _suffix(link: dict[str, str]) -> str:
+def _suffix(link: dict[str, Any]) -> str:
     year = f" ({link['year']})" if link["year"] else ""
     return year + (f" — {link['reason']}" if link["reason"] else "")
 
@@ -74,11 +96,16 @@ def _suffix(link: dict[str, str]) -> str:
 def visit_html(self: HTML5Translator, node: link_list) -> None:
     items = "".join(
         f'<li><p><a class="reference internal" href="{escape(link["uri"])}">{escape(link["title"])}</a>'
-        f"{escape(_suffix(link))}</p></li>\n"
+        f"{escape(_suffix(link))}{_versions_html(link['versions'])}</p></li>\n"
         for link in node["links"]
     )
     self.body.append(f'<ul class="{" ".join(node["classes"])}">\n{items}</ul>\n')
     raise nodes.SkipNode
+
+
+def _versions_html(versions: list[dict[str, str]]) -> str:
+    links = (f'<a class="reference internal" href="{escape(a["uri"])}">{escape(a["label"])}</a>' for a in versions)
+    return f" — other versions: {', '.join(links)}" if versions else ""
 
 
 def anchor_role(

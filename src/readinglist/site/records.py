@@ -27,6 +27,7 @@ def records(library: Library) -> list[dict[str, Any]]:
             "categories_inferred": p.categories_inferred,
             "category_evidence": p.category_evidence,
             "topics": list(p.topics),
+            "subtopics": list(p.subtopics),  # "<topic>/<sub>": the pages under topics/
             "tldr": p.tldr,
             "key_results": list(p.key_results),
             "related": [{"key": link.key, "reason": link.reason} for link in p.related],
