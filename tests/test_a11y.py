@@ -32,7 +32,8 @@ DESKTOP = {"width": 1280, "height": 900}
 # One page of each kind; alyamkinlowpower has an inferred category (the dark-mode badge).
 SAMPLE = [
     "index.html", "papers/lin2020dapple.html", "papers/alyamkinlowpower.html", "topics/index.html",
-    "topics/ml-systems.html", "authors/index.html", "authors/l.html", "bibliography.html", "years.html",
+    "topics/ml-systems.html", "topics/ml-systems/compilers.html", "authors/index.html", "authors/l.html",
+    "bibliography.html", "years.html",
     "search.html", "guide.html",
 ]  # fmt: skip
 browser_only = pytest.mark.skipif(CHROMIUM is None or not AXE.is_file(), reason="needs chromium and axe-core (.ci/run)")
@@ -240,4 +241,28 @@ def test_phone_bibtex_copy_button_cards_and_letters(browser: Any, site: str) -> 
         "els => els.map(e => [e.getBoundingClientRect().width, e.getBoundingClientRect().height])"
     )
     assert sizes and all(w >= 24 and h >= 24 for w, h in sizes)
+    page.context.close()
+
+
+@browser_only
+@pytest.mark.parametrize("mode", ["light", "dark", "phone"])
+def test_cite_menu_and_about_block_by_keyboard(browser: Any, site: str, mode: str) -> None:
+    """The Cite tabs switch with the arrow keys, "About this record" opens with Enter, and axe finds
+    nothing critical or serious with both in view (a closed block's content is not checked)."""
+    viewport = PHONE if mode == "phone" else DESKTOP
+    page = browser.new_context(viewport=viewport, color_scheme="dark" if mode == "dark" else "light").new_page()
+    page.goto(f"{site}/papers/alyamkinlowpower.html")
+    about = page.locator("details.readinglist-about")
+    assert not about.evaluate("e => e.open")  # collapsed: out of the reader's way
+    about.locator("summary").focus()
+    page.keyboard.press("Enter")
+    assert about.evaluate("e => e.open") and "Citation key: alyamkinlowpower" in about.inner_text()
+    page.locator(".readinglist-cite > input:checked").focus()
+    page.keyboard.press("ArrowRight")
+    assert page.locator(".readinglist-cite > input:checked + label").inner_text() == "Plain text"
+    plain = page.locator(".readinglist-cite > input:checked + label + .sd-tab-content pre")
+    assert plain.is_visible() and "Examining the state-of-the-art" in plain.inner_text()
+    assert plain.evaluate("e => e.scrollWidth <= e.clientWidth")  # one long line, wrapped
+    page.add_script_tag(path=str(AXE))
+    assert page.evaluate(AXE_RUN) == []
     page.context.close()
