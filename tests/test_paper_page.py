@@ -4,6 +4,7 @@ Markdown, made by pybtex's plain style, each a code block that no record text ca
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -22,14 +23,17 @@ from conftest import copy_seeds
 from readinglist.chars import strip_unsafe
 from readinglist.config import load_config
 from readinglist.enrich.pipeline import Library
-from readinglist.render import cite
+from readinglist.model import Work
+from readinglist.render import cite, citecache
 from readinglist.render.authors import author_urls
 from readinglist.render.bibliography import entry_text
 from readinglist.render.cite import FORMATS, Citation, CiteFormat, cite_menu
 from readinglist.render.escape import clean
 from readinglist.render.notes import read_note
 from readinglist.render.paper import paper_page
+from readinglist.site import generate
 from readinglist.site.assemble import build_library
+from readinglist.site.manifest import MANIFEST
 from test_escape import FRAGMENTS
 
 ABOUT = "{dropdown} About this record"
@@ -160,36 +164,62 @@ def test_markdown_links_the_doi_and_arxiv_id(seeds: tuple[Library, dict[str, str
 
 
 def test_a_format_is_one_row_of_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    row = CiteFormat("Key", "text", lambda c: c.bibtex.split("{")[1].split(",")[0])
+    row = CiteFormat("Key", "text", lambda c: c.work.key)
     monkeypatch.setattr(cite, "FORMATS", (*FORMATS, row))
-    tabs = _menu(cite_menu(Citation("@misc{k1,\n}", None)))
+    tabs = _menu(cite_menu(Citation(Work("k1", "T"), "@misc{k1,\n}", "", "")))
     assert tabs == [("BibTeX", "bibtex", "@misc{k1,\n}"), ("Key", "text", "k1")]
 
 
-texts = st.lists(
-    st.one_of(st.text(max_size=16), st.sampled_from([*FRAGMENTS, "````", "`````{tab-item} X"])), max_size=8
-)
+FENCES = ["````", "`````{tab-item} X", "\n```\n", "\n:::\n", "\n~~~"]
+texts = st.lists(st.one_of(st.text(max_size=16), st.sampled_from(FRAGMENTS + FENCES)), max_size=8).map("".join)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(texts.map("".join), texts.map("".join))
-def test_no_text_escapes_its_tab(bibtex: str, extra: str) -> None:
+@given(texts, texts, texts)
+def test_no_text_escapes_its_tab(bibtex: str, plain: str, markdown: str) -> None:
     """Whatever a record holds, the menu parses as one tab set of one code block per tab, each
     holding the text (as chars.py keeps it) and nothing else: no fence, directive or markup."""
-    row = CiteFormat("Extra", "text", lambda c: extra)
-    formats = (FORMATS[0], row)
-    made = [(f, f.make(Citation(bibtex, None)).strip()) for f in formats]
-    shown = [(f, _as_parsed(strip_unsafe(text)).rstrip()) for f, text in made if text]
-    original = cite.FORMATS
-    cite.FORMATS = formats  # a context manager would not survive hypothesis's many calls per test
-    try:
-        menu = cite_menu(Citation(bibtex, None))
-    finally:
-        cite.FORMATS = original
-    if not shown:
+    given = {"BibTeX": bibtex, "Plain text": plain, "Markdown": markdown}
+    menu = cite_menu(Citation(Work("k", "T"), bibtex, plain, markdown))
+    expected = [
+        (label, _as_parsed(strip_unsafe(text.strip())).rstrip()) for label, text in given.items() if text.strip()
+    ]
+    if not expected:
         assert menu == ""
         return
-    assert [(label, text) for label, _, text in _menu(menu)] == [(f.label, text) for f, text in shown]
+    assert [(label, text) for label, _, text in _menu(menu)] == expected
+
+
+def test_formatted_references_are_kept_between_generates(tmp_path: Path) -> None:
+    work = Work("k", "A Title", authors=("Ada Lovelace",), year=1843, entry_type="misc")
+    fresh = cite.references(work, {})
+    assert fresh[0] == "Ada Lovelace. A Title. 1843."
+    path = tmp_path / citecache.FILE
+    with citecache.kept(path) as cited:
+        assert cite.references(work, {}) == fresh
+        path.write_text(cited.text(), encoding="utf-8")
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    [key] = stored["entries"]
+    stored["entries"][key] = ["kept", "kept too"]  # what the next generate finds is what it serves
+    path.write_text(json.dumps(stored), encoding="utf-8")
+    with citecache.kept(path) as cited:
+        assert cite.references(work, {}) == ("kept", "kept too")
+        assert json.loads(cited.text())["entries"] == stored["entries"]
+    assert cite.references(work, {}) == fresh  # outside a generate: no cache
+    path.write_text("{not json", encoding="utf-8")
+    with citecache.kept(path):
+        assert cite.references(work, {}) == fresh  # an unreadable cache is formatted again
+    path.write_text(json.dumps(stored | {"stamp": "another pybtex"}), encoding="utf-8")
+    with citecache.kept(path):
+        assert cite.references(work, {}) == fresh  # and so is one another version wrote
+
+
+def test_a_generate_keeps_the_references_it_used(tmp_path: Path) -> None:
+    config = load_config(copy_seeds(tmp_path / "seeds"))
+    generate.run(config)
+    stored = json.loads((config.docs_path / citecache.FILE).read_text(encoding="utf-8"))
+    assert len(stored["entries"]) == 28
+    assert citecache.FILE in json.loads((config.docs_path / MANIFEST).read_text(encoding="utf-8"))["files"]
 
 
 def _as_parsed(text: str) -> str:

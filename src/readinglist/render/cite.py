@@ -4,8 +4,9 @@
 function that makes its text from a :class:`Citation`. A new format (BibLaTeX, RIS, CSL-JSON,
 …) is one more row. Plain text and Markdown are pybtex's own ``plain`` style, the style the
 bibliography page uses, rendered by pybtex's text and Markdown backends: the entry is the
-bibliography's derived one (``bibliography.derive``), so the three tabs and the bibliography
-name the same authors, and a type pybtex cannot format is never a warning.
+bibliography's derived one (``bibliography.derive``), so the tabs and the bibliography name
+the same authors, and a type pybtex cannot format is never a warning. Formatting is slow, so
+the results are kept between generates (``citecache``).
 
 Record text is data: each text is a fenced code block (``escape.fence``) inside directives whose
 fences are longer still (``escape.directive``), so no text can close a block or open one.
@@ -13,6 +14,7 @@ fences are longer still (``escape.directive``), so no text can close a block or 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -21,20 +23,22 @@ from pybtex.backends.markdown import Backend as MarkdownBackend
 from pybtex.backends.plaintext import Backend as TextBackend
 from pybtex.database import Entry, Person
 from pybtex.exceptions import PybtexError
-from pybtex.richtext import BaseText
 from pybtex.style.formatting.plain import Style
 
 from ..model import Work
 from .bibliography import derive
+from .citecache import CACHE
 from .escape import Md, clean, directive, fence
 
 
 @dataclass(frozen=True)
 class Citation:
-    """What the formats are made from: the page's BibTeX block and pybtex's formatted entry."""
+    """What the formats are made from: the work, the page's BibTeX block, pybtex's reference."""
 
+    work: Work
     bibtex: str
-    reference: BaseText | None  # None when pybtex could not format the entry
+    plain: str  # pybtex's plain style as text; "" when pybtex could not format the entry
+    markdown: str  # the same in Markdown: pybtex links the URL, arXiv id and DOI
 
 
 @dataclass(frozen=True)
@@ -44,39 +48,40 @@ class CiteFormat:
     make: Callable[[Citation], str]  # the text to copy; "" leaves the tab out
 
 
-def _bibtex(citation: Citation) -> str:
-    return citation.bibtex
-
-
-def _plain(citation: Citation) -> str:
-    return clean(citation.reference.render(TextBackend())) if citation.reference else ""
-
-
-def _markdown(citation: Citation) -> str:
-    """The reference in Markdown: pybtex links its URL, arXiv id and DOI; one line to paste."""
-    return clean(citation.reference.render(MarkdownBackend())) if citation.reference else ""
-
-
 FORMATS: tuple[CiteFormat, ...] = (
-    CiteFormat("BibTeX", "bibtex", _bibtex),
-    CiteFormat("Plain text", "text", _plain),
-    CiteFormat("Markdown", "markdown", _markdown),
+    CiteFormat("BibTeX", "bibtex", lambda c: c.bibtex),
+    CiteFormat("Plain text", "text", lambda c: c.plain),
+    CiteFormat("Markdown", "markdown", lambda c: c.markdown),
 )
 
 
 def citation(work: Work, parents: dict[str, Work], bibtex: str) -> Citation:
     """``parents``: the works a ``crossref`` may name, by key (only the one it names is needed)."""
-    return Citation(bibtex, reference(work, parents))
+    plain, markdown = references(work, parents)
+    return Citation(work, bibtex, plain, markdown)
 
 
-def reference(work: Work, parents: dict[str, Work]) -> BaseText | None:
-    """The entry as pybtex's plain style formats it (without its label)."""
+def references(work: Work, parents: dict[str, Work]) -> tuple[str, str]:
+    """The entry as pybtex's plain style formats it (without its label), as text and as Markdown."""
     derived = derive(work, parents)
-    persons = {role: [Person(name) for name in names] for role, names in derived.persons.items()}
+    key = json.dumps([derived.kind, derived.fields, derived.persons], sort_keys=True)
+    found = CACHE.get(key)
+    if found is None or len(found) != 2:
+        found = list(_format(Entry(derived.kind, fields=derived.fields, persons=_persons(derived.persons))))
+        CACHE.put(key, found)
+    return found[0], found[1]
+
+
+def _persons(persons: dict[str, list[str]]) -> dict[str, list[Person]]:
+    return {role: [Person(name) for name in names] for role, names in persons.items()}
+
+
+def _format(entry: Entry) -> tuple[str, str]:
     try:
-        return _style().format_entry("", Entry(derived.kind, fields=derived.fields, persons=persons)).text
+        text = _style().format_entry("", entry).text
     except PybtexError:  # derive() fills every required field; a menu without two tabs beats no page
-        return None
+        return "", ""
+    return clean(text.render(TextBackend())), clean(text.render(MarkdownBackend()))
 
 
 @lru_cache(maxsize=1)

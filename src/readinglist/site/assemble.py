@@ -10,6 +10,7 @@ from ..enrich.pipeline import Library, enrich
 from ..enrich.taxonomy import load_taxonomy
 from ..latex import dump_to_latex
 from ..model import Work
+from ..render import citecache
 from ..render.citeblock import public_entry
 from ..render.notes import Note, load_notes
 from ..render.pages import site_pages
@@ -68,6 +69,9 @@ def site_files(
 ) -> dict[str, str]:
     """Every generated file, by path relative to docs/."""
     site = {"title": config.title, "description": config.description}
-    files = site_pages(library, notes, bibtex, site, about)
+    # The Cite menus' formatted references: the last generate's are served, the ones used kept.
+    with citecache.kept(config.docs_path / citecache.FILE) as cited:
+        files = site_pages(library, notes, bibtex, site, about)
+        files[citecache.FILE] = cited.text()
     files[RECORDS] = records_json(library)  # copied to the site root by the Sphinx extension
     return files
