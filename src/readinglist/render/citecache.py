@@ -3,7 +3,7 @@
 pybtex's plain style takes about 2 ms an entry (its templates and LaTeX decoding): 20 s of
 every generate at 10,000 papers, though an import changes only a few entries. So each
 derived entry's plain text and Markdown go into ``docs/.readinglist-citations.json``, keyed
-by the entry itself, under a stamp of this module's ``VERSION`` and pybtex's version. The
+by the entry itself, under a stamp of pybtex's version and of ``cite.py``'s code. The
 generator writes it as one of its files (the manifest's: atomic, only when changed), and
 reads the previous one back. It is only a shortcut: a missing, unreadable or foreign file
 is formatted again. Only the entries a generate used are written, so none pile up.
@@ -11,14 +11,15 @@ is formatted again. Only the entries a generate used are written, so none pile u
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 
 import pybtex
 
-VERSION = 1  # bump when cite.py formats differently
 FILE = ".readinglist-citations.json"  # relative to docs/, beside the manifest
 
 
@@ -60,8 +61,11 @@ def kept(previous: Path) -> Iterator[Cache]:
         CACHE.active, CACHE.known, CACHE.used = False, {}, {}
 
 
+@lru_cache(maxsize=1)
 def _stamp() -> str:
-    return f"readinglist-citations {VERSION} pybtex {pybtex.__version__}"
+    """A new pybtex, or a change to how cite.py formats, makes the kept references foreign."""
+    code = hashlib.sha256(Path(__file__).with_name("cite.py").read_bytes()).hexdigest()[:16]
+    return f"readinglist-citations pybtex {pybtex.__version__} cite.py {code}"
 
 
 def _load(path: Path) -> dict[str, list[str]]:
