@@ -109,6 +109,8 @@ def extended_name(name: str) -> str:
 
 def split_top_level(text: str, separator: str) -> list[str]:
     """``text`` split at ``separator`` characters outside braces."""
+    if "{" not in text and "}" not in text:  # most names: no brace, every separator is outside
+        return text.split(separator)
     parts, depth, start = [], 0, 0
     for i, ch in enumerate(text):
         if ch == "{":

@@ -115,7 +115,7 @@ def _inherited(
 
 def _record(entry: RawEntry, raw: dict[str, str], label: str) -> RawRecord:
     entry_type = biblatex.ENTRY_TYPES.get(entry.type.lower(), entry.type.lower())
-    fields = to_bibtex({n: " ".join(v.split()) for n, v in raw.items()}, entry_type)
+    fields = to_bibtex({n: fold_spaces(v) for n, v in raw.items()}, entry_type)
     title = fields.get("title", "")
     authors, et_al = names(fields.get("author", ""))
     if not title:
@@ -137,6 +137,17 @@ def _record(entry: RawEntry, raw: dict[str, str], label: str) -> RawRecord:
         keywords=keywords,
         fields=_kept(fields),
     )
+
+
+def fold_spaces(value: str) -> str:
+    """``" ".join(value.split())``, without rebuilding a value that has nothing to fold (most).
+
+    Whitespace but " " is never printable (Zs, Zl, Zp, Cc), so a printable value with no double
+    space and none at its ends is already folded; each test runs in C.
+    """
+    if "  " in value or value[:1].isspace() or value[-1:].isspace() or not value.isprintable():
+        return " ".join(value.split())
+    return value
 
 
 def names(value: str) -> tuple[tuple[str, ...], bool]:

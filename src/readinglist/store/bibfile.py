@@ -233,7 +233,15 @@ def format_work(key: str, work: Work) -> str:
 
 @lru_cache(maxsize=1 << 16)
 def _name_as_stored(name: str) -> str:
+    words = name.split(" ")
+    if len(words) > 1 and all(_PLAIN_WORD.match(word) for word in words):
+        # "Given ... Family": what pybtex makes of it, without its tokenizer (a tenth of an import).
+        return f"{words[-1]}, {' '.join(words[:-1])}"
     return str(Person(name))
+
+
+# A capitalized word of letters, dots, hyphens or apostrophes: no brace, comma, LaTeX or "von".
+_PLAIN_WORD = re.compile(r"[A-Z][A-Za-z.'-]*\Z")
 
 
 def _formatted(entry_type: str, key: str, values: dict[str, str]) -> str:

@@ -46,7 +46,7 @@ def _identity_keys(doi: str, eprint: str, abstract: str, title: str, inferred: b
     elif eprint.strip():
         keys[f"eprint:{eprint.strip().lower()}"] = "same eprint"
     norm_abstract = norm(abstract)
-    if len(norm_abstract.split()) >= MIN_ABSTRACT_WORDS:
+    if norm_abstract.count(" ") + 1 >= MIN_ABSTRACT_WORDS:  # words are one space apart: no split needed
         keys[_digest("abstract", norm_abstract)] = "identical abstract"
     norm_title = norm(title)
     if norm_title and not inferred:

@@ -20,10 +20,11 @@ from functools import lru_cache
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ..latex import ascii_fold, to_text
 
 if TYPE_CHECKING:
-    import numpy as np
     import numpy.typing as npt
 
 NEAR_DUPLICATE = 0.8  # share of word 3-grams two abstracts must have in common
@@ -66,6 +67,7 @@ class _Abstract:
     prefix: tuple[int, ...]  # its rarest int(0.2 n) + 1 3-grams
     mask: int  # bit (3-gram mod MASK_BITS) set for each 3-gram
     bits: int  # bits set in mask
+    size: int  # len(grams)
 
 
 @dataclass
@@ -73,7 +75,6 @@ class AbstractIndex:
     """The ranked prefixes of works' abstracts, by work key."""
 
     # How many expected abstracts have each 3-gram (sorted 3-grams, their counts): the ranking.
-    # numpy is imported when first needed: it costs a third of a 1,000-entry import's start.
     _known: npt.NDArray[np.int64] | None = None
     _counts: npt.NDArray[np.int64] | None = None
     # A 3-gram's works: a work's one tuple of its key, shared by its 3-grams no other work has
@@ -81,6 +82,7 @@ class AbstractIndex:
     _postings: dict[int, tuple[str] | set[str]] = field(default_factory=dict)
     _works: dict[str, _Abstract] = field(default_factory=dict)
     _prefixes: dict[frozenset[int], tuple[int, ...]] = field(default_factory=dict)  # of the expected abstracts
+    _masks: dict[frozenset[int], int] = field(default_factory=dict)  # of the expected abstracts
     _last: _Abstract | None = None
 
     def of(self, key: str) -> frozenset[int]:
@@ -97,8 +99,6 @@ class AbstractIndex:
         """
         if self._works:
             raise RuntimeError("the 3-grams are ranked before any abstract is indexed")
-        import numpy as np
-
         sets = list(dict.fromkeys(map(shingles, abstracts)))
         lengths = np.fromiter(map(len, sets), np.int64, len(sets))
         flat = np.fromiter(chain.from_iterable(sets), np.int64, int(lengths.sum()))
@@ -108,6 +108,7 @@ class AbstractIndex:
         starts = np.cumsum(lengths) - lengths
         for grams, start in zip(sets, starts.tolist(), strict=True):
             self._prefixes[grams] = tuple(ranked[start : start + allowance(grams) + 1].tolist())
+        self._masks.update(zip(sets, _masks(flat, owner, len(sets)), strict=True))
 
     def add(self, key: str, grams: frozenset[int]) -> None:
         """Index ``key``'s abstract (a new work, or a merged one whose abstract changed)."""
@@ -135,6 +136,8 @@ class AbstractIndex:
         scored = []
         for key in found:
             other = self._works[key]
+            if _apart_in_size(mine.size, other.size):  # no AND of two 4,096-bit integers
+                continue
             # 3-grams whose bit ``other`` lacks are 3-grams it lacks: a bound that costs one AND.
             if mine.bits - (mine.mask & other.mask).bit_count() <= allowed:
                 score = jaccard(grams, other.grams)
@@ -146,33 +149,47 @@ class AbstractIndex:
         """``grams`` with its prefix (by count, then value: a total order that never changes) and mask."""
         if self._last is not None and self._last.grams is grams:  # find, then add, of the same abstract
             return self._last
-        import numpy as np
-
-        values = np.fromiter(grams, np.int64, len(grams))
-        prefix = self._prefixes.get(grams)
-        if prefix is None:
+        prefix, mask = self._prefixes.get(grams), self._masks.get(grams)
+        if prefix is None or mask is None:
+            values = np.fromiter(grams, np.int64, len(grams))
             prefix = self._prefix(grams, values)
-        bits = np.zeros(MASK_BITS, np.bool_)
-        bits[values % MASK_BITS] = True
-        mask = int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
-        self._last = _Abstract(grams, prefix, mask, mask.bit_count())
+            mask = _masks(values, np.zeros(len(values), np.int64), 1)[0]
+        self._last = _Abstract(grams, prefix, mask, mask.bit_count(), len(grams))
         return self._last
 
     def _prefix(self, grams: frozenset[int], values: npt.NDArray[np.int64]) -> tuple[int, ...]:
         """The prefix of an abstract ``expect`` did not see (ranked as ``expect`` ranks)."""
         if self._known is None or self._counts is None or not len(self._known):
             return tuple(sorted(grams)[: allowance(grams) + 1])
-        import numpy as np
-
         where = np.searchsorted(self._known, values).clip(0, len(self._known) - 1)
         counts = np.where(self._known[where] == values, self._counts[where], 0)
         return tuple(values[np.lexsort((values, counts))[: allowance(grams) + 1]].tolist())
 
 
+def _apart_in_size(a: int, b: int) -> bool:
+    """Jaccard is at most the smaller set's size over the larger's: below 80% they are not alike."""
+    small, large = (a, b) if a <= b else (b, a)
+    return small * _SHARE.denominator < large * _SHARE.numerator
+
+
+MASK_ROWS = 2048  # abstracts whose masks are set at once: a bool matrix of 8 MB
+
+
+def _masks(flat: npt.NDArray[np.int64], owner: npt.NDArray[np.int64], count: int) -> list[int]:
+    """Each owner's 3-grams (``flat``, owners in order) as a MASK_BITS-bit integer, in bulk."""
+    masks: list[int] = []
+    for first in range(0, count, MASK_ROWS):
+        rows = min(MASK_ROWS, count - first)
+        lo, hi = np.searchsorted(owner, (first, first + rows))  # owners are in order
+        bits = np.zeros((rows, MASK_BITS), np.bool_)
+        bits[owner[lo:hi] - first, flat[lo:hi] % MASK_BITS] = True
+        packed = np.packbits(bits, axis=1, bitorder="little")
+        masks += [int.from_bytes(row.tobytes(), "little") for row in packed]
+    return masks
+
+
 def _order(owner: npt.NDArray[np.int64], counts: npt.NDArray[np.int64], value_rank: npt.NDArray[np.int64]) -> Any:
     """Indexes sorting by (owner, count, value): one integer key when it fits in 63 bits (3x faster)."""
-    import numpy as np
-
     span = (int(counts.max(initial=0)) + 1) * (int(value_rank.max(initial=0)) + 1)
     if span * (int(owner.max(initial=0)) + 1) >= 1 << 62:
         return np.lexsort((value_rank, counts, owner))
