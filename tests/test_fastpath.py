@@ -42,7 +42,10 @@ NAME_WORDS = st.text(alphabet=st.sampled_from("AaBbZz.-'éÉ{}\\ ,~"), min_size=
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.lists(NAME_WORDS, min_size=1, max_size=4).map(" ".join))
+@given(
+    st.lists(NAME_WORDS, min_size=1, max_size=4).map(" ".join)
+    | st.tuples(NAME_WORDS, NAME_WORDS).map(", ".join)  # "Family, Given", as readers store names
+)
 def test_a_name_is_stored_as_pybtex_writes_it(name: str) -> None:
     assume(name.strip() and name == " ".join(name.split()))
     try:

@@ -233,11 +233,19 @@ def format_work(key: str, work: Work) -> str:
 
 @lru_cache(maxsize=1 << 16)
 def _name_as_stored(name: str) -> str:
+    # Plain capitalized words, as most names are: what pybtex makes of them, without its tokenizer
+    # (a tenth of an import). "Family, Given ..." stays as it is; "Given ... Family" turns round.
+    family, comma, given = name.partition(", ")
+    if comma and _plain(family.split(" ")) and _plain(given.split(" ")):
+        return name
     words = name.split(" ")
-    if len(words) > 1 and all(_PLAIN_WORD.match(word) for word in words):
-        # "Given ... Family": what pybtex makes of it, without its tokenizer (a tenth of an import).
+    if not comma and len(words) > 1 and _plain(words):
         return f"{words[-1]}, {' '.join(words[:-1])}"
     return str(Person(name))
+
+
+def _plain(words: list[str]) -> bool:
+    return all(_PLAIN_WORD.match(word) for word in words)
 
 
 # A capitalized word of letters, dots, hyphens or apostrophes: no brace, comma, LaTeX or "von".
