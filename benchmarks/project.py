@@ -9,7 +9,8 @@ from synthetic import Corpus, extra_listing_record, slug, write_dumps
 
 REPO = Path(__file__).resolve().parent.parent
 # Hand-written pages copied from this repository, so the site has its real shape.
-COPIED = ("conf/topics.toml", "docs/conf.py", "docs/guide.md", "docs/develop/architecture.md")
+# The guide and the develop/ pages link one another and show images from docs/_static/.
+COPIED = ("conf/topics.toml", "docs/conf.py", "docs/guide.md", "docs/develop", "docs/_static")
 SETTINGS = """[site]
 title = "Synthetic reading list ({n} works)"
 description = "A generated reading list for benchmarking readinglist."
@@ -30,7 +31,10 @@ def write_project(root: Path, corpus: Corpus) -> list[Path]:
     """Lay out a project at ``root`` (dumps, settings, copied pages); return the dumps."""
     for rel in COPIED:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(REPO / rel, root / rel)
+        if (REPO / rel).is_dir():
+            shutil.copytree(REPO / rel, root / rel, dirs_exist_ok=True)
+        elif (REPO / rel).exists():  # docs/_static/ only once there is something to show
+            shutil.copyfile(REPO / rel, root / rel)
     (root / "conf" / "readinglist.toml").write_text(SETTINGS.format(n=len(corpus.works)), encoding="utf-8")
     return write_dumps(corpus, root / "conf" / "sources")
 
