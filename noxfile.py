@@ -24,7 +24,8 @@ def serve(session: nox.Session) -> None:
         "sphinx-autobuild", "docs", HTML, "--watch", "refs.bib", "--watch", "conf", "--watch", "src",
         "--ignore", "*.readinglist-manifest.json", "--re-ignore", r"docs/(papers|topics|authors)/.*",
         "--ignore", "docs/index.md", "--ignore", "docs/years.md", "--ignore", "docs/bibliography.md",
-        "--ignore", "docs/records.json",
+        "--ignore", "docs/records.json", "--ignore", "docs/.readinglist-citations.json",
+        "--ignore", "docs/bibliography.bib", "--re-ignore", r"docs/downloads/.*",
         *session.posargs,
     )  # fmt: skip
 
