@@ -28,7 +28,7 @@ from readinglist.render import cite, citecache
 from readinglist.render.authors import author_urls
 from readinglist.render.bibliography import entry_text
 from readinglist.render.cite import FORMATS, Citation, CiteFormat, cite_menu
-from readinglist.render.escape import clean
+from readinglist.render.escape import clean, md_text
 from readinglist.render.notes import read_note
 from readinglist.render.paper import paper_page
 from readinglist.site import generate
@@ -130,6 +130,20 @@ def _menu(markdown: str) -> list[tuple[str, str, str]]:
         assert not [t for t in MD.parse(item.content) if t.type not in ("fence",)]  # one code block, nothing else
         tabs.append((label, code.info, code.content.removesuffix("\n")))
     return tabs
+
+
+def test_topics_name_the_subtopics_a_paper_is_in(seeds: tuple[Library, dict[str, str]]) -> None:
+    library, _ = seeds
+    placed = [p for p in library.papers if p.subtopics]
+    assert placed, "the seed taxonomy has subtopics"
+    for paper in placed:
+        topics_line = next(line for line in _page(seeds, paper.key).splitlines() if line.startswith("**Topics:**"))
+        for sub in paper.subtopics:
+            assert f"› [{library_title(library, sub)}](rl:topics/{sub})" in topics_line, topics_line
+
+
+def library_title(library: Library, topic_id: str) -> str:
+    return next(md_text(s.title) for t in library.topics for s in t.subtopics if s.id == topic_id)
 
 
 def test_the_cite_menu_offers_bibtex_plain_text_and_markdown(seeds: tuple[Library, dict[str, str]]) -> None:

@@ -20,7 +20,6 @@ def paper_page(
 ) -> str:
     """``authors``: author id -> URL of the author's section."""
     work = paper.work
-    topics = {t.id: t for t in library.topics}
     title = latex_to_md(work.title, "title")
     abstract = latex_to_md(work.abstract, "abstract")
     footnotes = title.footnotes + abstract.footnotes
@@ -37,7 +36,7 @@ def paper_page(
         links=links(work),
         source=reader_source(work),
         tags=", ".join(keywords_of(work)),
-        topics=Md(", ".join(f"[{md_text(topics[t].title)}]({url(f'{TOPICS}/{t}')})" for t in paper.topics)),
+        topics=_topic_links(paper, library),
         tldr=paper.tldr,
         key_results=list(paper.key_results),
         abstract=Md(abstract.md) if abstract.md else "The source gives no abstract.",
@@ -111,3 +110,14 @@ def _versions(paper: Paper) -> list[tuple[str, str]]:
 
 def _non_version(paper: Paper) -> list[Link]:
     return [link for link in paper.related if link.key not in paper.versions]
+
+
+def _topic_links(paper: Paper, library: Library) -> Md:
+    """Each topic, then the subtopics the paper is in ("Topic › Subtopic"), each linked to its page."""
+    topics = {t.id: t for t in library.topics} | {s.id: s for t in library.topics for s in t.subtopics}
+    parts = []
+    for topic_id in paper.topics:
+        subs = [s for s in paper.subtopics if s.startswith(f"{topic_id}/") and s in topics]
+        link = f"[{md_text(topics[topic_id].title)}]({url(f'{TOPICS}/{topic_id}')})"
+        parts += [f"{link} › [{md_text(topics[s].title)}]({url(f'{TOPICS}/{s}')})" for s in subs] or [link]
+    return Md(", ".join(parts))
