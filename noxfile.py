@@ -14,6 +14,8 @@ def docs(session: nox.Session) -> None:
     """Build this repository's reading list into docs/_build/html (warnings are errors)."""
     session.install("-e", ".")
     session.run("readinglist", "build", "--out", HTML, *session.posargs)
+    # The guide shows every screenshot, each a small PNG (tests never read docs/: see tests/conftest.py).
+    session.run("python", "benchmarks/screenshots.py", "--check")
 
 
 @nox.session
