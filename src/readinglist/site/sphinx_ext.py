@@ -32,7 +32,7 @@ from ..latex import to_text
 from ..render import links
 from ..render.mathml import fallback, to_mathml
 from ..writer import remove_temp_files, write_if_changed
-from . import a11y, bibcache, biblinks, build, child, facets, linklist, search
+from . import a11y, bibcache, biblinks, build, child, facets, graphnode, linklist, search
 from .manifest import RECORDS
 
 logger = logging.getLogger(__name__)
@@ -281,6 +281,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     a11y.setup(app)  # accessible markup, favicon, citation meta tags
     facets.setup(app)  # search filters, sort keys and result metadata on paper pages
     biblinks.register()  # the bibliography's titles link to their paper pages
+    graphnode.setup(app)  # related-work graphs drawn as inline SVG
     # Fewer collections of the youngest generation: doctrees are large trees of small objects
     # that live until written, and the default threshold (700) spent a sixth of a build in GC.
     # No collection at all while Sphinx unpickles its environment (millions of objects, none

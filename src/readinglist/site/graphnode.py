@@ -1,0 +1,83 @@
+"""The ``readinglist-graph`` directive: a related-work graph, one node drawn as inline SVG.
+
+The generator writes the graph as data (render/graph.py: nodes laid out, edges with reasons).
+Here it stays one docutils node; its links are resolved like the ``rl:`` links, and the HTML
+writer draws it inline (render/graphsvg.py) so its nodes are real links a keyboard reaches
+(in an ``<img>`` or ``<object>`` they would not be part of the page). Other builders get
+nothing: the related list beside it says the same in words.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+from sphinx.writers.html5 import HTML5Translator
+
+from ..render.graphsvg import figure
+
+logger = logging.getLogger(__name__)
+CSS = "readinglist-graph.css"  # in site/static/, which a11y.py adds to html_static_path
+
+
+class related_graph(nodes.General, nodes.Element):  # type: ignore[misc]  # lower case, as docutils names nodes
+    """``graph``: the generator's data; ``hrefs``: each node's URI once resolved."""
+
+
+class GraphDirective(SphinxDirective):
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        try:
+            data = json.loads("\n".join(self.content))
+            _check(data)
+        except (ValueError, TypeError, KeyError, IndexError):
+            logger.warning("not a graph", location=(self.env.docname, self.content_offset + 1))
+            return []
+        return [related_graph(graph=data)]
+
+
+def _check(data: Any) -> None:
+    """Raises unless ``data`` is the generator's shape: what the SVG writer may rely on."""
+    nodes_, edges = data["nodes"], data["edges"]
+    if data["kind"] not in ("paper", "topic") or not isinstance(nodes_, list) or not isinstance(edges, list):
+        raise ValueError
+    for doc, label, title, x, y, centre in nodes_:
+        if not all(isinstance(v, str) for v in (doc, label, title)) or not _numbers(x, y, centre):
+            raise ValueError
+    for a, b, kind, reason in edges:
+        if not (_numbers(a, b) and 0 <= a < len(nodes_) and 0 <= b < len(nodes_)) or not (isinstance(kind, str) and isinstance(reason, str)):
+            raise ValueError
+
+
+def _numbers(*values: Any) -> bool:
+    return all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
+
+
+def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Each node's relative URI ("" for a page that does not exist); dropped outside HTML."""
+    for node in list(doctree.findall(related_graph)):
+        if app.builder.format != "html":
+            node.parent.remove(node)
+            continue
+        docs = [n[0] for n in node["graph"]["nodes"]]
+        for doc in docs:
+            if doc not in app.env.all_docs:
+                logger.warning("link to a page that does not exist: %s", doc, location=node)
+        node["hrefs"] = [app.builder.get_relative_uri(docname, d) if d in app.env.all_docs else "" for d in docs]
+
+
+def visit_html(self: HTML5Translator, node: related_graph) -> None:
+    self.body.append(figure(node["graph"], node["hrefs"]))
+    raise nodes.SkipNode
+
+
+def setup(app: Sphinx) -> None:
+    app.add_node(related_graph, html=(visit_html, None))
+    app.add_directive("readinglist-graph", GraphDirective)
+    app.connect("doctree-resolved", resolve)
+    app.add_css_file(CSS)
