@@ -22,14 +22,17 @@ def docs(session: nox.Session) -> None:
 def serve(session: nox.Session) -> None:
     """Live preview: rebuild on every change to refs.bib, conf/ or docs/, served on localhost."""
     session.install("-e", ".[serve]")
+    # The generated files (render/registry.py) are a build's own output, not edits to rebuild for.
+    generated = session.run("python", "-c", IGNORES, silent=True) or ""
     session.run(
         "sphinx-autobuild", "docs", HTML, "--watch", "refs.bib", "--watch", "conf", "--watch", "src",
-        "--ignore", "*.readinglist-manifest.json", "--re-ignore", r"docs/(papers|topics|authors)/.*",
-        "--ignore", "docs/index.md", "--ignore", "docs/years.md", "--ignore", "docs/bibliography.md",
-        "--ignore", "docs/records.json", "--ignore", "docs/.readinglist-citations.json",
-        "--ignore", "docs/bibliography.bib", "--re-ignore", r"docs/downloads/.*",
+        "--ignore", "*.readinglist-manifest.json",
+        *[arg for pattern in str(generated).split() for arg in ("--re-ignore", pattern)],
         *session.posargs,
     )  # fmt: skip
+
+
+IGNORES = "from readinglist.render.registry import serve_ignores; print(*serve_ignores())"
 
 
 @nox.session

@@ -7,8 +7,9 @@ import json
 from ..latex import to_text
 from ..model import Paper
 from .escape import Md, clean, fence
+from .registry import AUTHORS, PAPERS, TOPICS
 
-PAPERS, TOPICS, AUTHORS = "papers", "topics", "authors"
+__all__ = ["AUTHORS", "PAPERS", "TOPICS"]  # the folders, for the renderers (render/registry.py)
 UNTITLED = "Untitled record"
 # Generated pages link with ``rl:docname#anchor`` URLs. MyST passes a known URL scheme through
 # as a plain reference, and the Sphinx extension rewrites it to a relative URI: no cross-reference

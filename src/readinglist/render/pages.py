@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..chars import strip_unsafe
 from ..enrich.pipeline import Library
+from . import registry
 from .authors import author_pages, author_urls
 from .bibliography import bibliography_files
 from .environment import render
@@ -12,6 +13,8 @@ from .links import PAPERS, TOPICS, plural, url
 from .listings import topic_pages, years_page
 from .notes import Note
 from .paper import paper_page
+from .reading import reading_pages
+from .workflow import progress, recent_block
 
 
 def site_pages(
@@ -26,26 +29,30 @@ def site_pages(
     }
     pages.update(topic_pages(library, {slug: note.meta for slug, note in notes.items()}))
     pages.update(author_pages(library))
+    pages.update(reading_pages(library, {slug: note.meta for slug, note in notes.items()}))  # tags/, queue.md
     pages["years.md"] = years_page(library)
     pages.update(bibliography_files(library, bibtex))  # the page, the copy it lists, the .bib download
-    pages["index.md"] = index_page(library, site, about)
+    pages["index.md"] = index_page(library, site, about, notes)
     # Every value is cleaned where it is printed; this pass is the policy's last line (chars.py).
     return {path: strip_unsafe(text) for path, text in pages.items()}
 
 
-def index_page(library: Library, site: dict[str, str], site_about: list[str]) -> str:
+def index_page(library: Library, site: dict[str, str], site_about: list[str], notes: dict[str, Note] | None = None) -> str:
+    notes = notes or {}
+    meta = {slug: note.meta for slug, note in notes.items()}
     years = sorted({p.work.year for p in library.papers if p.work.year})
     span = f" · {years[0]}–{years[-1]}" if years else ""
     counts = f"{len(library.papers)} papers · {len(library.topics)} topics · {len(library.authors)} authors{span}"
     cards = []
     for topic in library.topics:
-        n = sum(topic.id in p.topics for p in library.papers)
+        members = [p for p in library.papers if topic.id in p.topics]
+        n, said = len(members), progress(members, meta)
         cards.append(
             {
                 "title": topic.title,
                 "link": Md(url(f"{TOPICS}/{topic.id}")),
                 "summary": topic.description,
-                "meta": plural(n, "paper"),
+                "meta": plural(n, "paper") + (f" · {said}" if said else ""),
             }
         )
     about = [Md(page) for page in site_about if not for_maintainers(page)]
@@ -58,6 +65,8 @@ def index_page(library: Library, site: dict[str, str], site_about: list[str]) ->
         cards=cards,
         about=about,
         develop=develop,
+        browse=[Md(page) for page in registry.menu()],
+        recent=recent_block(library.papers, notes),
     )
 
 

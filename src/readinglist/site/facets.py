@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ReadingListError
 from ..render.notes import read_note
+from ..render.registry import Search, search_of
 from .manifest import RECORDS
 
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 
 FILTERS = ("topic", "year", "author", "category", "venue", "status", "tag")
 CONTEXT = "readinglist_facets"  # the page context's name for the markup
+SEARCH_ROLE = "readinglist_search"  # the page context's name for how Pagefind treats the page
 
 
 def _data(kind: str, name: str, value: str, *, shown_as_html: bool = False) -> str:
@@ -113,7 +115,8 @@ def note_meta(notes: Path, slug: str) -> dict[str, Any]:
 
 
 def _add_facets(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
-    if not pagename.startswith("papers/"):
+    context[SEARCH_ROLE] = search_of(pagename).value  # templates/page.html marks the page by it
+    if search_of(pagename) is not Search.PAPER:
         return
     path = Path(app.srcdir) / RECORDS
     try:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..errors import ReadingListError
+from ..render import registry
 from ..writer import write_if_changed
 from .fingerprint import STAMP, inputs_fingerprint, is_current, stamp_text
 from .manifest import MANIFEST, read_manifest, remove_interrupted_writes, sync
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from ..enrich.pipeline import Library
 
 # Folders under docs/ that never hold a page of the "About" menu.
-GENERATED_FOLDERS = frozenset({"papers", "topics", "authors", "notes"})
+GENERATED_FOLDERS = registry.folders() | set(registry.PROTECTED)  # no hand-written page for the menu there
 
 
 @dataclass(frozen=True)

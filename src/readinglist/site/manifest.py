@@ -12,10 +12,10 @@ import json
 from pathlib import Path, PurePosixPath
 
 from ..errors import ReadingListError
+from ..render.registry import PROTECTED, may_write
 from ..writer import remove_temp_files, write_if_changed
 
 MANIFEST = ".readinglist-manifest.json"
-PROTECTED = ("notes",)  # folders under docs/ that hold only people's files
 RECORDS = "records.json"  # the list as data; the Sphinx extension copies it to the site root
 
 
@@ -36,14 +36,16 @@ def write_manifest(docs: Path, files: set[str]) -> None:
 
 
 def is_owned_path(rel: str) -> bool:
-    """Only plain relative paths outside protected folders can ever belong to the generator."""
+    """Only plain relative paths where a kind of generated file lives (render/registry.py) can
+    ever belong to the generator: never a protected folder, never outside docs/."""
     path = PurePosixPath(rel)
     return (
         not path.is_absolute()
         and ".." not in path.parts
         and bool(path.parts)
         and path.parts[0] not in PROTECTED
-        and path.suffix in (".md", ".bib", ".json")
+        and path.as_posix() == rel
+        and may_write(rel)
     )
 
 

@@ -1,0 +1,109 @@
+"""Every kind of generated file in one table: where it lives, the menu, search and file types.
+
+The generator, the manifest, the Sphinx adapter, the page template and ``nox -s serve`` used to
+repeat these folder names and page names in lists of their own, and the lists drifted. Now each
+of them asks this table: a new kind of page or asset is one row here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Search(Enum):
+    """How Pagefind treats a page (site/templates/page.html reads the value)."""
+
+    PAPER = "paper"  # indexed, with its filters and sort keys (site/facets.py)
+    LIGHT = "light"  # indexed at a tenth of the weight: it only names what its papers say
+    FULL = "full"  # indexed as any hand-written page
+    NONE = "none"  # left out: it repeats the papers' titles, authors and years
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of generated file.
+
+    ``folder``: its folder under docs/ ("" for a single page at the root, named ``docname``);
+    ``menu``: the docname the landing page's toctree lists for it ("" if none);
+    ``suffixes``: the file types the generator may write there.
+    """
+
+    name: str
+    folder: str = ""
+    docname: str = ""
+    menu: str = ""
+    search: Search = Search.FULL
+    suffixes: tuple[str, ...] = (".md",)
+
+    def holds(self, docname: str) -> bool:
+        """True when ``docname`` (a page's name, without suffix) is of this kind."""
+        return docname.startswith(f"{self.folder}/") if self.folder else docname == self.docname
+
+
+KINDS = (
+    Kind("landing page", docname="index", search=Search.LIGHT),
+    Kind("paper", folder="papers", search=Search.PAPER),
+    Kind("topic", folder="topics", menu="topics/index", search=Search.LIGHT),
+    Kind("author", folder="authors", menu="authors/index", search=Search.NONE),
+    Kind("year list", docname="years", menu="years", search=Search.NONE),
+    Kind("reading queue", docname="queue", menu="queue", search=Search.NONE),  # render/reading.py
+    Kind("tag", folder="tags", menu="tags/index", search=Search.NONE),
+    Kind("bibliography", docname="bibliography", menu="bibliography", search=Search.NONE, suffixes=(".md", ".bib")),
+    Kind("download", folder="downloads", search=Search.NONE, suffixes=(".bib", ".json")),
+    Kind("records", docname="records", search=Search.NONE, suffixes=(".json",)),
+    Kind("citation cache", docname=".readinglist-citations", search=Search.NONE, suffixes=(".json",)),
+)
+BY_NAME = {kind.name: kind for kind in KINDS}
+PROTECTED = ("notes",)  # folders under docs/ that hold only people's files: no kind may live there
+
+PAPERS = BY_NAME["paper"].folder
+TOPICS = BY_NAME["topic"].folder
+AUTHORS = BY_NAME["author"].folder
+DOWNLOADS = BY_NAME["download"].folder
+
+
+def folders() -> frozenset[str]:
+    """The folders under docs/ whose files the generator writes (and no person's page is found in)."""
+    return frozenset(kind.folder for kind in KINDS if kind.folder)
+
+
+def menu() -> list[str]:
+    """The docnames the landing page's "Browse" menu lists, in order."""
+    return [kind.menu for kind in KINDS if kind.menu]
+
+
+def kind_of(docname: str) -> Kind | None:
+    return next((kind for kind in KINDS if kind.holds(docname)), None)
+
+
+def search_of(docname: str) -> Search:
+    """How Pagefind treats the page ``docname`` (a hand-written page: FULL)."""
+    kind = kind_of(docname)
+    return kind.search if kind else Search.FULL
+
+
+def may_write(rel: str) -> bool:
+    """True when the generator may own ``rel`` (a path under docs/): its kind writes that type there."""
+    folder, _, name = rel.rpartition("/")
+    top = folder.split("/")[0]
+    stem, dot, suffix = name.rpartition(".")
+    if top in PROTECTED or not dot:
+        return False
+    for kind in KINDS:
+        placed = top == kind.folder if kind.folder else (not folder and stem == kind.docname)
+        if placed and f".{suffix}" in kind.suffixes:
+            return True
+    return False
+
+
+def serve_ignores(docs: str = "docs") -> list[str]:
+    """Regular expressions for the generated files under ``docs``: ``nox -s serve`` rebuilds on a
+    person's edits, not on the files a build writes itself."""
+    out = [f"{docs}/{re.escape(kind.folder)}/.*" for kind in KINDS if kind.folder]
+    for kind in KINDS:
+        if not kind.folder:
+            types = "|".join(re.escape(s.lstrip(".")) for s in kind.suffixes)
+            out.append(f"{docs}/{re.escape(kind.docname)}\\.({types})$")
+    return out

@@ -1,0 +1,69 @@
+"""The page registry (issue 12, item 6): one table of the kinds of generated files, asked by the
+generator, the manifest, the landing page's menu, the page template and ``nox -s serve``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import copy_seeds
+from readinglist.config import load_config
+from readinglist.render import registry
+from readinglist.render.registry import Search, kind_of, may_write, search_of
+from readinglist.site.assemble import build_library, site_files
+from readinglist.site.manifest import is_owned_path
+
+# (path under docs/, may the generator own it)
+PATHS = [
+    ("papers/x.md", True),
+    ("topics/ml-systems/compilers.md", True),
+    ("authors/l.md", True),
+    ("index.md", True),
+    ("years.md", True),
+    ("bibliography.bib", True),
+    ("downloads/reading-list.bib", True),
+    ("records.json", True),
+    ("guide.md", False),  # a person's page at the root
+    ("develop/architecture.md", False),
+    ("notes/x.md", False),  # people's notes, whatever the type
+    ("papers/x.py", False),  # a type no kind writes there
+    ("years.bib", False),
+    ("conf.py", False),
+    ("../refs.bib", False),
+    ("/etc/passwd.md", False),
+    ("papers//x.md", False),
+]
+
+
+@pytest.mark.parametrize(("rel", "owned"), PATHS)
+def test_the_generator_owns_only_what_a_kind_writes(rel: str, owned: bool) -> None:
+    assert is_owned_path(rel) is owned
+
+
+def test_every_generated_file_of_the_seeds_has_its_kind(tmp_path: Path) -> None:
+    config = load_config(copy_seeds(tmp_path / "seeds"))
+    library, bibtex, notes = build_library(config)
+    files = site_files(config, library, notes, bibtex, [])
+    assert files, "the seeds generate files"
+    assert [rel for rel in files if not may_write(rel)] == []
+    kinds = {kind_of(rel.rsplit(".", 1)[0]).name for rel in files if kind_of(rel.rsplit(".", 1)[0])}
+    assert {"paper", "topic", "author", "year list", "bibliography", "landing page"} <= kinds
+    toctree = re.search(r"```\{toctree\}\n:hidden:\n:caption: Browse\n\n(.*?)```", files["index.md"], re.S)
+    assert toctree and toctree.group(1).split() == registry.menu()
+    assert all(f"{page}.md" in files for page in registry.menu())  # the menu lists pages that exist
+
+
+def test_search_treats_pages_by_kind() -> None:
+    assert search_of("papers/dapple") is Search.PAPER
+    assert search_of("authors/l") is Search.NONE
+    assert search_of("topics/ml-systems/compilers") is Search.LIGHT
+    assert search_of("guide") is Search.FULL  # a hand-written page
+
+
+def test_serve_ignores_every_generated_file_and_no_hand_written_one() -> None:
+    patterns = [re.compile(p) for p in registry.serve_ignores()]
+    for rel, owned in PATHS[:10]:
+        ignored = any(p.search(f"/repo/docs/{rel}") for p in patterns)
+        assert ignored is owned, rel
