@@ -27,6 +27,8 @@ class Config:
     related_top_k: int = 5
     related_min_score: float = 0.1
     base_url: str = ""
+    charts: bool = True  # papers-per-year charts (render/charts.py); off saves drawing them
+    author_chart_min: int = 10  # an author with fewer papers gets no chart
 
     @property
     def bib_path(self) -> Path:
