@@ -1,8 +1,9 @@
 """The Cite menu of a paper page: one tab per format, each a code block with a copy button.
 
 ``FORMATS`` is the menu, one row per format: its tab label, its code block's lexer and the
-function that makes its text from a :class:`Citation`. A new format (BibLaTeX, RIS, CSL-JSON,
-…) is one more row. Plain text and Markdown are pybtex's own ``plain`` style, the style the
+function that makes its text from a :class:`Citation`. BibLaTeX, RIS, CSL-JSON and the ACL style
+come from ``export.py`` (the CSL item is made from the same derived entry). Plain text and
+Markdown are pybtex's own ``plain`` style, the style the
 bibliography page uses, rendered by pybtex's text and Markdown backends: the entry is the
 bibliography's derived one (``bibliography.derive``), so the tabs and the bibliography name
 the same authors, and a type pybtex cannot format is never a warning. Formatting is slow, so
@@ -16,8 +17,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from pybtex.backends.markdown import Backend as MarkdownBackend
 from pybtex.backends.plaintext import Backend as TextBackend
@@ -29,6 +31,7 @@ from ..model import Work
 from .bibliography import derive
 from .citecache import CACHE
 from .escape import Md, clean, directive, fence
+from .export import acl, biblatex, csl_item, csl_json, ris
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,9 @@ class Citation:
     bibtex: str
     plain: str  # pybtex's plain style as text; "" when pybtex could not format the entry
     markdown: str  # the same in Markdown: pybtex links the URL, arXiv id and DOI
+    csl: dict[str, Any] = field(default_factory=dict)  # the CSL-JSON item (export.csl_item)
+    acl: str = ""  # the ACL proceedings style (citeproc-py); "" when it could not format the item
+    biblatex: str = ""  # the BibTeX block in BibLaTeX's terms
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,10 @@ class CiteFormat:
 
 FORMATS: tuple[CiteFormat, ...] = (
     CiteFormat("BibTeX", "bibtex", lambda c: c.bibtex),
+    CiteFormat("BibLaTeX", "bibtex", lambda c: c.biblatex),
+    CiteFormat("RIS", "text", lambda c: ris(c.csl) if c.csl else ""),
+    CiteFormat("CSL-JSON", "json", lambda c: csl_json([c.csl]) if c.csl else ""),
+    CiteFormat("ACL", "text", lambda c: c.acl),
     CiteFormat("Plain text", "text", lambda c: c.plain),
     CiteFormat("Markdown", "markdown", lambda c: c.markdown),
 )
@@ -57,19 +67,21 @@ FORMATS: tuple[CiteFormat, ...] = (
 
 def citation(work: Work, parents: dict[str, Work], bibtex: str) -> Citation:
     """``parents``: the works a ``crossref`` may name, by key (only the one it names is needed)."""
-    plain, markdown = references(work, parents)
-    return Citation(work, bibtex, plain, markdown)
+    derived = derive(work, parents)
+    item = csl_item(work.key, derived)
+    key = json.dumps([derived.kind, derived.fields, derived.persons], sort_keys=True)
+    found = CACHE.get(key)
+    if found is None or len(found) != 3:
+        entry = Entry(derived.kind, fields=derived.fields, persons=_persons(derived.persons))
+        found = [*_format(entry), acl(item)]
+        CACHE.put(key, found)
+    return Citation(work, bibtex, found[0], found[1], item, found[2], biblatex(bibtex) if bibtex else "")
 
 
 def references(work: Work, parents: dict[str, Work]) -> tuple[str, str]:
     """The entry as pybtex's plain style formats it (without its label), as text and as Markdown."""
-    derived = derive(work, parents)
-    key = json.dumps([derived.kind, derived.fields, derived.persons], sort_keys=True)
-    found = CACHE.get(key)
-    if found is None or len(found) != 2:
-        found = list(_format(Entry(derived.kind, fields=derived.fields, persons=_persons(derived.persons))))
-        CACHE.put(key, found)
-    return found[0], found[1]
+    found = citation(work, parents, "")
+    return found.plain, found.markdown
 
 
 def _persons(persons: dict[str, list[str]]) -> dict[str, list[Person]]:

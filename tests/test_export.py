@@ -1,0 +1,83 @@
+"""The Cite menu's other formats (render/export.py): each parses back, naming what the page names."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import rispy
+from pybtex.database import parse_string
+
+from conftest import copy_seeds
+from readinglist.config import load_config
+from readinglist.enrich.pipeline import Library
+from readinglist.latex import to_text
+from readinglist.model import Work
+from readinglist.render import cite
+from readinglist.render.export import biblatex
+from readinglist.site.assemble import build_library
+
+
+@pytest.fixture(scope="module")
+def seeds(tmp_path_factory: pytest.TempPathFactory) -> tuple[Library, dict[str, str]]:
+    library, bibtex, _ = build_library(load_config(copy_seeds(tmp_path_factory.mktemp("export") / "seeds")))
+    return library, bibtex
+
+
+def _tabs(citation: cite.Citation) -> dict[str, str]:
+    return {f.label: f.make(citation) for f in cite.FORMATS}
+
+
+def test_every_seed_paper_has_every_format_and_each_parses_back(seeds: tuple[Library, dict[str, str]]) -> None:
+    library, bibtex = seeds
+    for paper in library.papers:
+        tabs = _tabs(cite.citation(paper.work, {}, bibtex[paper.key]))
+        assert all(tabs.values()), (paper.key, [label for label, text in tabs.items() if not text])
+        [item] = json.loads(tabs["CSL-JSON"])
+        assert item["id"] == paper.key and item["title"]
+        [record] = rispy.loads(tabs["RIS"])
+        assert record["id"] == paper.key and record["title"] == item["title"]
+        entries = parse_string(tabs["BibLaTeX"], "bibtex").entries
+        assert list(entries) == [paper.key]
+        assert item["title"].rstrip(".") in tabs["ACL"]
+
+
+def test_the_formats_name_the_same_authors() -> None:
+    work = Work("k", "Sheaves", authors=("Ada Lovelace", "Charles de la Vall{\\'e}e Poussin"), year=1900)
+    tabs = _tabs(cite.citation(work, {}, ""))
+    [item] = json.loads(tabs["CSL-JSON"])
+    [record] = rispy.loads(tabs["RIS"])
+    assert item["author"] == [
+        {"family": "Lovelace", "given": "Ada"},
+        {"family": "de la Vallée Poussin", "given": "Charles"},
+    ]
+    assert record["authors"] == ["Lovelace, Ada", "de la Vallée Poussin, Charles"]
+    assert "Ada Lovelace and Charles de la Vallée Poussin" in tabs["ACL"]
+
+
+def test_biblatex_renames_types_and_fields_only_where_a_field_starts() -> None:
+    text = "@phdthesis{k,\n  title = {A\n  journal = {not a field}},\n  journal = {J},\n  year = {2020},\n}\n"
+    entry = parse_string(biblatex(text), "bibtex").entries["k"]
+    assert entry.type == "thesis"
+    assert dict(entry.fields) == {
+        "type": "phdthesis",
+        "title": "A journal = {not a field}",  # pybtex folds the line break
+        "journaltitle": "J",
+        "date": "2020",
+    }
+
+
+def test_csl_json_reads_as_plain_text() -> None:
+    work = Work(
+        "k",
+        r"The \emph{Best} {GPU} Paper",
+        authors=("Ada Lovelace", "Plato"),
+        year=1843,
+        entry_type="article",
+        extra=(("journal", "Nature"),),
+    )
+    [item] = json.loads(_tabs(cite.citation(work, {}, ""))["CSL-JSON"])
+    assert item["title"] == to_text(work.title) == "The Best GPU Paper"
+    assert item["author"] == [{"family": "Lovelace", "given": "Ada"}, {"literal": "Plato"}]
+    assert item["issued"] == {"date-parts": [[1843]]} and item["type"] == "article-journal"
+    assert item["container-title"] == "Nature"
