@@ -154,9 +154,14 @@ def test_the_cite_menu_offers_bibtex_plain_text_and_markdown(seeds: tuple[Librar
     tabs = _menu(menu.group(0))
     assert [(label, lexer) for label, lexer, _ in tabs] == [
         ("BibTeX", "bibtex"),
+        ("BibLaTeX", "bibtex"),
+        ("RIS", "text"),
+        ("CSL-JSON", "json"),
+        ("ACL", "text"),
         ("Plain text", "text"),
         ("Markdown", "markdown"),
     ]
+    tabs = [tabs[0], *tabs[-2:]]  # the other formats: tests/test_export.py
     assert tabs[0][2] == bibtex["lin2020dapple"].strip()
     # The plain text is pybtex's plain style on the bibliography's own entry: what the bibliography shows.
     paper = library.by_key()["lin2020dapple"]
@@ -214,7 +219,7 @@ def test_formatted_references_are_kept_between_generates(tmp_path: Path) -> None
         path.write_text(cited.text(), encoding="utf-8")
     stored = json.loads(path.read_text(encoding="utf-8"))
     [key] = stored["entries"]
-    stored["entries"][key] = ["kept", "kept too"]  # what the next generate finds is what it serves
+    stored["entries"][key] = ["kept", "kept too", "kept ACL"]  # what the next generate finds is what it serves
     path.write_text(json.dumps(stored), encoding="utf-8")
     with citecache.kept(path) as cited:
         assert cite.references(work, {}) == ("kept", "kept too")
