@@ -27,8 +27,9 @@ from pathlib import Path
 from ..enrich.taxonomy import Topic
 from ..model import Paper
 from .escape import Md, directive, md_text
+from .registry import BY_NAME
 
-FOLDER = "charts"  # under docs/; the generator owns every file in it
+FOLDER = BY_NAME["chart"].folder  # under docs/; the generator owns every file in it
 DARK = ".dark"  # before the suffix; no chart name holds a dot (topic and author ids do not)
 AUTHOR_MIN = 10  # the default: a chart of three papers says no more than their list
 OTHER = "In no subtopic"

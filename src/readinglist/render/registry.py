@@ -52,6 +52,7 @@ KINDS = (
     Kind("tag", folder="tags", menu="tags/index", search=Search.NONE),
     Kind("bibliography", docname="bibliography", menu="bibliography", search=Search.NONE, suffixes=(".md", ".bib")),
     Kind("download", folder="downloads", search=Search.NONE, suffixes=(".bib", ".json")),
+    Kind("chart", folder="charts", search=Search.NONE, suffixes=(".svg",)),  # render/charts.py
     Kind("records", docname="records", search=Search.NONE, suffixes=(".json",)),
     Kind("citation cache", docname=".readinglist-citations", search=Search.NONE, suffixes=(".json",)),
 )
