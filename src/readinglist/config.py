@@ -27,6 +27,7 @@ class Config:
     related_top_k: int = 5
     related_min_score: float = 0.1
     base_url: str = ""
+    graph: bool = True  # related-work graphs on paper and topic pages (render/graph.py)
     charts: bool = True  # papers-per-year charts (render/charts.py); off saves drawing them
     author_chart_min: int = 10  # an author with fewer papers gets no chart
 
