@@ -9,6 +9,7 @@ from .about import about_record, reader_source
 from .cite import citation, cite_menu
 from .environment import render
 from .escape import Md, clean, md_text, safe_token
+from .graph import paper_graph
 from .latexmd import latex_to_md
 from .links import TOPICS, UNTITLED, display_title, json_string, link_list, one_line, url
 from .notes import Note
@@ -16,9 +17,15 @@ from .venue import extra_of, keywords_of, kind, links, venue
 
 
 def paper_page(
-    paper: Paper, by_key: dict[str, Paper], note: Note | None, bibtex: str, library: Library, authors: dict[str, str]
+    paper: Paper,
+    by_key: dict[str, Paper],
+    note: Note | None,
+    bibtex: str,
+    library: Library,
+    authors: dict[str, str],
+    graph: bool = True,
 ) -> str:
-    """``authors``: author id -> URL of the author's section."""
+    """``authors``: author id -> URL of the author's section; ``graph``: draw the related-work graph."""
     work = paper.work
     title = latex_to_md(work.title, "title")
     abstract = latex_to_md(work.abstract, "abstract")
@@ -45,6 +52,7 @@ def paper_page(
         system=paper.system,
         versions=link_list([(by_key[k], why) for k, why in _versions(paper) if k in by_key]),
         related=link_list([(by_key[link.key], link.reason) for link in _non_version(paper) if link.key in by_key]),
+        graph=paper_graph(paper, by_key) if graph else "",
         # A link, not {cite:p}: sphinxcontrib-bibtex resolves each citation by scanning all of them.
         cite=Md(f"This paper's entry in the [bibliography]({url('bibliography', f'cite-{paper.slug}')})."),
         cite_menu=cite_menu(citation(work, _parents(work, by_key), bibtex)),
