@@ -14,26 +14,28 @@ from ..model import Paper
 from .cards import cards, version_labels
 from .environment import render
 from .escape import Md, clean, fence
+from .graph import topic_graph
 from .links import PAPERS, TOPICS, display_title, link_list, newest_first, plural, url
 
 Notes = Mapping[str, Mapping[str, Any]]  # each note's front matter, by page slug
 
 
-def topic_pages(library: Library, notes: Notes | None = None) -> dict[str, str]:
-    """``notes`` give the owner's ``rating`` and ``priority`` that "Start here" puts first."""
+def topic_pages(library: Library, notes: Notes | None = None, graph: bool = True) -> dict[str, str]:
+    """``notes`` give the owner's ``rating`` and ``priority`` that "Start here" puts first;
+    ``graph``: draw each page's related-work graph."""
     notes = notes or {}
     pages = {}
     for topic in library.topics:
         members = [p for p in library.papers if topic.id in p.topics]
-        pages[f"{TOPICS}/{topic.id}.md"] = _topic_page(topic, members, notes)
+        pages[f"{TOPICS}/{topic.id}.md"] = _topic_page(topic, members, notes, graph)
         for sub in topic.subtopics:
             inside = [p for p in members if sub.id in p.subtopics]
-            pages[f"{TOPICS}/{sub.id}.md"] = _subtopic_page(topic, sub, inside, notes)
+            pages[f"{TOPICS}/{sub.id}.md"] = _subtopic_page(topic, sub, inside, notes, graph)
     pages[f"{TOPICS}/index.md"] = render("topics_index.md.j2", topics=[Md(t.id) for t in library.topics])
     return pages
 
 
-def _topic_page(topic: Topic, members: list[Paper], notes: Notes) -> str:
+def _topic_page(topic: Topic, members: list[Paper], notes: Notes, graph: bool) -> str:
     rest = [p for p in members if not any(s.id in p.subtopics for s in topic.subtopics)]
     subtopics = [_subtopic_card(s, members) for s in topic.subtopics]
     return render(
@@ -45,13 +47,14 @@ def _topic_page(topic: Topic, members: list[Paper], notes: Notes) -> str:
         start=link_list(start_here(members, notes, "topic")),
         toctree=[Md(s.id) for s in topic.subtopics],
         subtopics=subtopics,
+        graph=topic_graph(members) if graph else "",
         heading=("Other papers" if subtopics else "Papers") if rest else "",
         rest_count=_count(rest, " in none of the subtopics, newest first.") if subtopics and rest else "",
         cards=cards(rest),
     )
 
 
-def _subtopic_page(topic: Topic, sub: Topic, members: list[Paper], notes: Notes) -> str:
+def _subtopic_page(topic: Topic, sub: Topic, members: list[Paper], notes: Notes, graph: bool) -> str:
     return render(
         "topic.md.j2",
         parent={"title": topic.title, "link": Md(url(f"{TOPICS}/{topic.id}"))},
@@ -59,6 +62,7 @@ def _subtopic_page(topic: Topic, sub: Topic, members: list[Paper], notes: Notes)
         description=sub.description,
         count=_count(members, ", newest first." if members else "."),
         start=link_list(start_here(members, notes, "subtopic")),
+        graph=topic_graph(members) if graph else "",
         heading="Papers" if members else "",
         cards=cards(members),
     )
