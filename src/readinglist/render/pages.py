@@ -18,16 +18,24 @@ from .workflow import progress, recent_block
 
 
 def site_pages(
-    library: Library, notes: dict[str, Note], bibtex: dict[str, str], site: dict[str, str], about: list[str]
+    library: Library,
+    notes: dict[str, Note],
+    bibtex: dict[str, str],
+    site: dict[str, str],
+    about: list[str],
+    graph: bool = True,
 ) -> dict[str, str]:
-    """``about`` are the hand-written pages (docnames) the landing page's "About" menu lists."""
+    """``about`` are the hand-written pages (docnames) the landing page's "About" menu lists;
+    ``graph``: related-work graphs on paper and topic pages ([site] graph)."""
     by_key = library.by_key()
     authors = author_urls(library)
     pages = {
-        f"{PAPERS}/{p.slug}.md": paper_page(p, by_key, notes.get(p.slug), bibtex.get(p.key, ""), library, authors)
+        f"{PAPERS}/{p.slug}.md": paper_page(
+            p, by_key, notes.get(p.slug), bibtex.get(p.key, ""), library, authors, graph
+        )
         for p in library.papers
     }
-    pages.update(topic_pages(library, {slug: note.meta for slug, note in notes.items()}))
+    pages.update(topic_pages(library, {slug: note.meta for slug, note in notes.items()}, graph))
     pages.update(author_pages(library))
     pages.update(reading_pages(library, {slug: note.meta for slug, note in notes.items()}))  # tags/, queue.md
     pages["years.md"] = years_page(library)

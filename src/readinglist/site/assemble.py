@@ -71,7 +71,7 @@ def site_files(
     site = {"title": config.title, "description": config.description}
     # The Cite menus' formatted references: the last generate's are served, the ones used kept.
     with citecache.kept(config.docs_path / citecache.FILE) as cited:
-        files = site_pages(library, notes, bibtex, site, about)
+        files = site_pages(library, notes, bibtex, site, about, graph=config.graph)
         files[citecache.FILE] = cited.text()
     files[RECORDS] = records_json(library)  # copied to the site root by the Sphinx extension
     return files
