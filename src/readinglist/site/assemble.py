@@ -10,7 +10,7 @@ from ..enrich.pipeline import Library, enrich
 from ..enrich.taxonomy import load_taxonomy
 from ..latex import dump_to_latex
 from ..model import Work
-from ..render import citecache
+from ..render import charts, citecache
 from ..render.citeblock import public_entry
 from ..render.notes import Note, load_notes
 from ..render.pages import site_pages
@@ -70,8 +70,11 @@ def site_files(
     """Every generated file, by path relative to docs/."""
     site = {"title": config.title, "description": config.description}
     # The Cite menus' formatted references: the last generate's are served, the ones used kept.
-    with citecache.kept(config.docs_path / citecache.FILE) as cited:
+    # The charts' SVGs: drawn, or read back from docs/ when their data is unchanged (render/charts.py).
+    drawing = charts.Settings(config.charts, config.author_chart_min, config.docs_path)
+    with citecache.kept(config.docs_path / citecache.FILE) as cited, charts.drawn(drawing) as drawn:
         files = site_pages(library, notes, bibtex, site, about, graph=config.graph)
         files[citecache.FILE] = cited.text()
+        files.update(drawn.files)
     files[RECORDS] = records_json(library)  # copied to the site root by the Sphinx extension
     return files
