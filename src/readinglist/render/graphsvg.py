@@ -9,6 +9,7 @@ are dropped, so no title can add markup to the page. Colours are the theme's CSS
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from html import escape
@@ -19,6 +20,7 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 CHAR_WIDTH = 0.6  # of the font size: a generous average, so labels stay inside the viewBox
 FONT, EDGE_FONT = 12.0, 10.0
 NODE_R, CENTRE_R = 7.0, 10.0
+MIN_WIDTH = 360.0
 CAPTION_ID = "rl-graph-caption"  # one graph per page
 LEGEND = "solid line: another version; dashed: shared authors; dotted: similar content"
 
@@ -43,8 +45,10 @@ def figure(data: dict[str, Any], hrefs: Sequence[str]) -> str:
         *(_node(n, href, label) for n, href, label in zip(nodes, hrefs, labels, strict=True)),
         "</g>",
     ]
+    box = _viewbox(labels, nodes)
     svg = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{_viewbox(labels)}" role="group" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{" ".join(f"{v:.1f}" for v in box)}" '
+        f'width="{box[2]:.0f}" height="{box[3]:.0f}" role="group" '
         f'aria-labelledby="{CAPTION_ID}">{"".join(body)}</svg>'
     )
     return (
@@ -77,8 +81,9 @@ def _label(node: Sequence[Any], paper: bool) -> tuple[float, float, str, str]:
     return x + (NODE_R + 5) * (1 if x > 0 else -1), y + FONT / 3, "start" if x > 0 else "end", label
 
 
-def _viewbox(labels: Sequence[tuple[float, float, str, str]]) -> str:
-    """The box around every label (estimated from its length) and node, with a margin."""
+def _viewbox(labels: Sequence[tuple[float, float, str, str]], nodes: Sequence[Sequence[Any]]) -> list[float]:
+    """The box around every label (estimated from its length), node and bent link, with a margin,
+    at least MIN_WIDTH wide (a topic's graph may be one column of papers)."""
     left, right, top, bottom = [], [], [], []
     for x, y, anchor, label in labels:
         width = len(label) * FONT * CHAR_WIDTH
@@ -87,20 +92,43 @@ def _viewbox(labels: Sequence[tuple[float, float, str, str]]) -> str:
         right.append(start + width)
         top.append(y - FONT - 2 * NODE_R - 4)
         bottom.append(y + 4)
-    x0, y0 = min(left) - 8, min(top) - 8
-    return f"{x0:.1f} {y0:.1f} {max(right) + 8 - x0:.1f} {max(bottom) + 8 - y0:.1f}"
+    reach = 1.25 * max(math.hypot(float(n[3]), float(n[4])) for n in nodes)  # how far a bent link goes (_bend)
+    x0, x1 = min(*left, -reach / 2) - 8, max(*right, reach / 2) + 8
+    y0, y1 = min(*top, -reach / 2 - 10) - 8, max(*bottom, reach / 2 + 10) + 8
+    grow = max(0.0, MIN_WIDTH - (x1 - x0)) / 2
+    return [x0 - grow, y0, x1 - x0 + 2 * grow, y1 - y0]
 
 
 def _edge(edge: Sequence[Any], nodes: Sequence[Sequence[Any]], paper: bool) -> str:
     a, b, kind, reason = int(edge[0]), int(edge[1]), str(edge[2]), str(edge[3])
     (x1, y1), (x2, y2) = ((float(nodes[i][3]), float(nodes[i][4])) for i in (a, b))
-    line = f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>'
-    label = (
-        f'<text x="{(x1 + x2) / 2:.1f}" y="{(y1 + y2) / 2:.1f}" text-anchor="middle">{text(kind)}</text>'
-        if paper
-        else ""
+    bend = paper and not (nodes[a][5] or nodes[b][5])
+    (cx, cy), (mx, my) = _bend(x1, y1, x2, y2) if bend else ((0.0, 0.0), ((x1 + x2) / 2, (y1 + y2) / 2))
+    line = (
+        f'<path d="M{x1:.1f},{y1:.1f} Q{cx:.1f},{cy:.1f} {x2:.1f},{y2:.1f}"/>'
+        if bend
+        else f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>'
     )
+    # Visible only on the paper's own links: between neighbours, labels would crowd the middle.
+    shown = paper and not bend
+    label = f'<text x="{mx:.1f}" y="{my:.1f}" text-anchor="middle">{text(kind)}</text>' if shown else ""
     return f'<g class="rl-edge rl-{text(kind)}"><title>{text(reason)}</title>{line}{label}</g>'
+
+
+def _bend(x1: float, y1: float, x2: float, y2: float) -> tuple[tuple[float, float], tuple[float, float]]:
+    """A link between two neighbours on a paper's graph bends outwards, away from the paper in
+    the middle (a straight line between opposite neighbours would cross it): the curve's control
+    point and its middle, where the label goes."""
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    length = math.hypot(mx, my)
+    if length > 1:
+        ux, uy = mx / length, my / length
+    else:  # opposite neighbours: bend to one side of the chord
+        chord = math.hypot(x2 - x1, y2 - y1) or 1.0
+        ux, uy = (y1 - y2) / chord, (x2 - x1) / chord
+    reach = 1.25 * max(math.hypot(x1, y1), math.hypot(x2, y2))
+    cx, cy = ux * reach, uy * reach
+    return (cx, cy), ((mx + cx) / 2, (my + cy) / 2)
 
 
 def _node(node: Sequence[Any], href: str, label: tuple[float, float, str, str]) -> str:
