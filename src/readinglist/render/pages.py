@@ -7,6 +7,7 @@ from ..enrich.pipeline import Library
 from . import registry
 from .authors import author_pages, author_urls
 from .bibliography import bibliography_files
+from .charts import chart, topic_stack
 from .environment import render
 from .escape import Md
 from .links import PAPERS, TOPICS, plural, url
@@ -73,6 +74,7 @@ def index_page(library: Library, site: dict[str, str], site_about: list[str], no
         cards=cards,
         about=about,
         develop=develop,
+        chart=chart("index", "", library.papers, topic_stack(library.topics)),
         browse=[Md(page) for page in registry.menu()],
         recent=recent_block(library.papers, notes),
     )
