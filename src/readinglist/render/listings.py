@@ -12,6 +12,7 @@ from ..enrich.starthere import start_here, version_sets
 from ..enrich.taxonomy import Topic
 from ..model import Paper
 from .cards import cards, version_labels
+from .charts import chart, subtopic_stack
 from .environment import render
 from .escape import Md, clean, fence
 from .graph import topic_graph
@@ -45,6 +46,7 @@ def _topic_page(topic: Topic, members: list[Paper], notes: Notes, graph: bool) -
         description=topic.description,
         count=f"{plural(len(members), 'paper')}." if subtopics else _count(members, ", newest first."),
         start=link_list(start_here(members, notes, "topic")),
+        chart=chart(f"{TOPICS}/{topic.id}", f"in {topic.title}", members, subtopic_stack(topic)),
         toctree=[Md(s.id) for s in topic.subtopics],
         subtopics=subtopics,
         graph=topic_graph(members) if graph else "",
@@ -62,6 +64,7 @@ def _subtopic_page(topic: Topic, sub: Topic, members: list[Paper], notes: Notes,
         description=sub.description,
         count=_count(members, ", newest first." if members else "."),
         start=link_list(start_here(members, notes, "subtopic")),
+        chart=chart(f"{TOPICS}/{sub.id}", f"in {sub.title}", members, subtopic_stack(sub)),
         graph=topic_graph(members) if graph else "",
         heading="Papers" if members else "",
         cards=cards(members),
