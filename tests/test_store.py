@@ -214,6 +214,22 @@ def test_render_keeps_comments_and_odd_formatting(tmp_path: Path) -> None:
     assert store.render({}, []) == text
 
 
+def test_a_windows_refs_bib_keeps_its_line_endings(tmp_path: Path) -> None:
+    """A refs.bib saved with CRLF (Windows editors, git's autocrlf) was written back with LF: every
+    line changed, the user's untouched entries included."""
+    mine = "% my list\r\n@article{mine2020,\r\n  title = {Mine},\r\n  author = {Doe, Jane},\r\n  year = {2020}\r\n}\r\n"
+    bib = tmp_path / "refs.bib"
+    bib.write_bytes(mine.encode())
+    report = _import(bib, [SEEDS / JUN])
+    after = bib.read_bytes()
+    assert report.added > 0 and report.written
+    assert after.startswith(mine.encode())  # the untouched entry, byte for byte
+    assert after.count(b"\n") == after.count(b"\r\n")  # every new line ends as the file's do
+    assert "mine2020" in bibfile.load(bib).entries
+    again = _import(bib, [SEEDS / JUN])
+    assert not again.written and bib.read_bytes() == after
+
+
 def test_works_survive_entry_round_trip(seed_bib: Path) -> None:
     works = bibfile.load(seed_bib).works()
     text = "\n".join(bibfile.format_entry(w.key, bibfile.work_to_entry(w)) for w in works)

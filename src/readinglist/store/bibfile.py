@@ -43,6 +43,13 @@ class BibFile:
     chunks: list[Chunk] = field(default_factory=list)
     entries: dict[str, Entry] = field(default_factory=dict)
     skipped: list[Skip] = field(default_factory=list)  # entries a tolerant load left out
+    # The file's line ending: the text is read with "\n" only, and written back with the file's own
+    # ("\r\n" from Windows editors), so entries the tool did not touch keep their bytes.
+    newline: str = "\n"
+
+    def on_disk(self, text: str) -> str:
+        """``text`` (as ``render`` makes it) with this file's line endings."""
+        return text if self.newline == "\n" else text.replace("\n", self.newline)
 
     def works(self) -> list[Work]:
         """Every entry that is a work (not ``@xdata``/``@set``), with crossref and xdata fields inherited."""
@@ -84,6 +91,12 @@ def load(path: Path, *, tolerant: bool = False) -> BibFile:
     text = read_text(path)
     if text is None:
         return BibFile(path)
+    store = _load(path, text, tolerant)
+    store.newline = newline_of(path)
+    return store
+
+
+def _load(path: Path, text: str, tolerant: bool) -> BibFile:
     chunks = split_chunks(text)
     try:
         return _load_strict(path, text, chunks)
@@ -99,6 +112,13 @@ def load(path: Path, *, tolerant: bool = False) -> BibFile:
             first = store.skipped[0]
             raise ReadingListError(f"{first.key or '(no key)'}: {first.reason}", str(path), first.line) from None
         raise
+
+
+def newline_of(path: Path) -> str:
+    """The line ending of the file's first line: "\r\n" or "\n" (as git and editors decide it)."""
+    with path.open("rb") as handle:
+        first = handle.readline()
+    return "\r\n" if first.endswith(b"\r\n") else "\n"
 
 
 def read_text(path: Path) -> str | None:

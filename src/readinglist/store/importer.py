@@ -139,7 +139,7 @@ def _merge_into(records: list[RawRecord], bib_path: Path, options: _Options) -> 
     text, notes, additions = _render(store, stored, matcher, outcome)
     written = text != store.text or not store.path.exists()
     if written and options.write:
-        written = write_if_changed(store.path, text, check=lambda: _unchanged(store.path, before))
+        written = write_if_changed(store.path, store.on_disk(text), check=lambda: _unchanged(store.path, before))
     counts = outcome.counts
     return ImportReport(
         counts["added"], counts["merged"], counts["unchanged"], written, tuple(outcome.merges),
