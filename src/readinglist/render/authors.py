@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ..enrich.pipeline import Author, Library
+from ..enrich.taxonomy import Topic
 from ..latex import ascii_fold
 from ..model import Paper
+from .charts import author_min, chart, topic_stack
 from .environment import render
 from .escape import Md, md_text
 from .links import AUTHORS, link_list, newest_first, plural, url
@@ -40,22 +42,25 @@ def author_pages(library: Library) -> dict[str, str]:
     groups: dict[str, list[Author]] = defaultdict(list)
     for author in sorted(library.authors, key=lambda a: (last_name(a), a.name, a.id)):
         groups[initial(author)].append(author)
-    pages = {f"{AUTHORS}/{letter}.md": _letter_page(letter, members, by_key) for letter, members in groups.items()}
+    pages = {
+        f"{AUTHORS}/{letter}.md": _letter_page(letter, members, by_key, library.topics)
+        for letter, members in groups.items()
+    }
     pages[f"{AUTHORS}/index.md"] = _index_page(library, groups)
     return pages
 
 
-def _letter_page(letter: str, members: list[Author], by_key: dict[str, Paper]) -> str:
+def _letter_page(letter: str, members: list[Author], by_key: dict[str, Paper], topics: tuple[Topic, ...]) -> str:
     heading = "Other last names" if letter == OTHER else letter.upper()
     return render(
         "authors.md.j2",
         title=f"Authors: {heading}",
         intro=f"{plural(len(members), 'author')}, by last name, each with their papers in this list, newest first.",
-        authors=[_section(a, by_key) for a in members],
+        authors=[_section(a, by_key, topics) for a in members],
     )
 
 
-def _section(author: Author, by_key: dict[str, Paper]) -> dict[str, object]:
+def _section(author: Author, by_key: dict[str, Paper], topics: tuple[Topic, ...]) -> dict[str, object]:
     flagged = {f.key: f.evidence for f in author.flags}
     papers = newest_first([by_key[k] for k in author.papers])
     intro = plural(len(papers), "paper")
@@ -64,10 +69,14 @@ def _section(author: Author, by_key: dict[str, Paper]) -> dict[str, object]:
             f". This is an aggregator's profile, and {plural(len(flagged), 'paper')} in it look like the work of"
             " a different person with the same name. They are kept, and listed apart below with the evidence"
         )
+    own = [p for p in papers if p.key not in flagged]  # a namesake's papers are not in the chart
+    enough = len(own) >= author_min()
+    drawn = chart(f"{AUTHORS}/{author.id}", f"by {author.name}", own, topic_stack(topics)) if enough else Md("")
     return {
         "name": Md(f"{{readinglist-anchor}}`author-{author.id}`{md_text(author.name)}"),
+        "chart": drawn,
         "intro": intro + ".",
-        "items": link_list([(p, "") for p in papers if p.key not in flagged]),
+        "items": link_list([(p, "") for p in own]),
         "flagged": link_list([(by_key[k], why) for k, why in sorted(flagged.items())]),
     }
 
