@@ -53,6 +53,7 @@ KINDS = (
     Kind("bibliography", docname="bibliography", menu="bibliography", search=Search.NONE, suffixes=(".md", ".bib")),
     Kind("download", folder="downloads", search=Search.NONE, suffixes=(".bib", ".json")),
     Kind("chart", folder="charts", search=Search.NONE, suffixes=(".svg",)),  # render/charts.py
+    Kind("feed", folder="feeds", search=Search.NONE, suffixes=(".xml", ".json")),  # render/feeds.py
     Kind("records", docname="records", search=Search.NONE, suffixes=(".json",)),
     Kind("citation cache", docname=".readinglist-citations", search=Search.NONE, suffixes=(".json",)),
 )
