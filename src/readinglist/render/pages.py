@@ -41,6 +41,7 @@ def site_pages(
     pages.update(reading_pages(library, {slug: note.meta for slug, note in notes.items()}))  # tags/, queue.md
     pages["years.md"] = years_page(library)
     pages.update(bibliography_files(library, bibtex))  # the page, the copy it lists, the .bib download
+    pages.update(export_files(library, notes, bibtex, site))  # feeds/, and downloads/ of topics, tags, the list
     pages["index.md"] = index_page(library, site, about, notes)
     # Every value is cleaned where it is printed; this pass is the policy's last line (chars.py).
     return {path: strip_unsafe(text) for path, text in pages.items()}
