@@ -8,6 +8,7 @@ from . import registry
 from .authors import author_pages, author_urls
 from .bibliography import bibliography_files
 from .charts import chart, topic_stack
+from .downloads import export_files
 from .environment import render
 from .escape import Md
 from .links import PAPERS, TOPICS, plural, url
