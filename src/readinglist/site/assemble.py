@@ -68,7 +68,7 @@ def site_files(
     config: Config, library: Library, notes: dict[str, Note], bibtex: dict[str, str], about: list[str]
 ) -> dict[str, str]:
     """Every generated file, by path relative to docs/."""
-    site = {"title": config.title, "description": config.description}
+    site = {"title": config.title, "description": config.description, "base_url": config.base_url}
     # The Cite menus' formatted references: the last generate's are served, the ones used kept.
     # The charts' SVGs: drawn, or read back from docs/ when their data is unchanged (render/charts.py).
     drawing = charts.Settings(config.charts, config.author_chart_min, config.docs_path)
