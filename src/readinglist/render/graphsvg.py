@@ -26,8 +26,8 @@ LEGEND = "solid line: another version; dashed: shared authors; dotted: similar c
 
 
 def text(value: object) -> str:
-    """Record text as XML character data or an attribute value."""
-    return escape(_NOT_XML.sub("", str(value)), quote=True)
+    """Record text as XML character data or an attribute value, on one line (as it is shown)."""
+    return escape(" ".join(_NOT_XML.sub("", str(value)).split()), quote=True)
 
 
 def figure(data: dict[str, Any], hrefs: Sequence[str]) -> str:

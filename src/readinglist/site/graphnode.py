@@ -50,7 +50,8 @@ def _check(data: Any) -> None:
         if not all(isinstance(v, str) for v in (doc, label, title)) or not _numbers(x, y, centre):
             raise ValueError
     for a, b, kind, reason in edges:
-        if not (_numbers(a, b) and 0 <= a < len(nodes_) and 0 <= b < len(nodes_)) or not (isinstance(kind, str) and isinstance(reason, str)):
+        inside = _numbers(a, b) and 0 <= a < len(nodes_) and 0 <= b < len(nodes_)
+        if not inside or not (isinstance(kind, str) and isinstance(reason, str)):
             raise ValueError
 
 
