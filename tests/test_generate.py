@@ -114,7 +114,9 @@ def test_notes_survive_regeneration(site: Config) -> None:
     for k, path in ((key, note), (other_key, other)):
         page = (site.docs_path / "papers" / f"{k}.md").read_text(encoding="utf-8")
         assert f"```{{include}} ../notes/{path.name}" in page
-    assert "skimmed" in (site.docs_path / "papers" / f"{other_key}.md").read_text(encoding="utf-8")
+    # ``skimmed`` counts as read; status and tags sit under the title (render/workflow.py).
+    shown = "{bdg-secondary}`Read` · **Tags:** [a](rl:tags/a), [b](rl:tags/b)"
+    assert shown in (site.docs_path / "papers" / f"{other_key}.md").read_text(encoding="utf-8")
     assert not any(rel.startswith("notes/") for rel in _manifest(site))
 
 

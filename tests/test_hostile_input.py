@@ -220,7 +220,7 @@ def test_generate_reports_a_non_string_key_instead_of_a_type_error(noted: Config
     note.write_text(f"---\n{valid}\n---\nBody.\n", encoding="utf-8")
     generate.run(noted)
     page = (noted.docs_path / "papers" / "hostile0.md").read_text(encoding="utf-8")
-    assert "# Mine" in page and "**Status:** to\\-read" in page
+    assert "# Mine" in page and "{bdg-warning}`To read`" in page
     note.write_text("---\n1: one\nnull: x\n---\nBody.\n", encoding="utf-8")
     with pytest.raises(ReadingListError) as info:
         generate.run(noted)

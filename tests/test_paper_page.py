@@ -102,7 +102,7 @@ def test_a_note_gets_its_section_and_the_block_names_its_file(
     note = tmp_path / "lin2019c3.md"
     note.write_text("---\nstatus: read\n---\nA solid baseline.\n", encoding="utf-8")
     reader, about = _split(_page(seeds, "lin2019c3", note))
-    assert "## Notes" in reader and "**Status:** read" in reader
+    assert "## Notes" in reader and "{bdg-secondary}`Read`" in reader
     assert "```{include} ../notes/lin2019c3.md" in reader
     assert "Notes\\: from docs\\/notes\\/lin2019c3\\.md\\." in about and "Write them" not in about
 

@@ -15,6 +15,7 @@ from ..enrich.starthere import version_sets
 from ..model import Paper
 from .escape import Md, md_text
 from .links import display_title, newest_first, one_line, paper_url
+from .workflow import Notes, badge, group_status
 
 UNDATED = "undated"
 
@@ -31,14 +32,19 @@ def card(paper: Paper) -> dict[str, Any]:
         "meta": f"{work.year or 'Year unknown'} · {meta}",
         "summary": one_line(paper.tldr),
         "versions": Md(""),
+        "status": Md(""),
     }
 
 
-def cards(papers: Sequence[Paper]) -> list[dict[str, Any]]:
-    """The cards of ``papers``, newest first: versions of one system share the newest one's card."""
-    return [
-        card(group[0]) if len(group) == 1 else group_card(group) for group in version_sets(newest_first(list(papers)))
-    ]
+def cards(papers: Sequence[Paper], notes: Notes | None = None) -> list[dict[str, Any]]:
+    """The cards of ``papers``, newest first: versions of one system share the newest one's card,
+    and its reading status badge (``notes``: each note's front matter by slug)."""
+    shown = []
+    for group in version_sets(newest_first(list(papers))):
+        one = card(group[0]) if len(group) == 1 else group_card(group)
+        one["status"] = badge(group_status(group, notes or {}))
+        shown.append(one)
+    return shown
 
 
 def group_card(group: Sequence[Paper]) -> dict[str, Any]:

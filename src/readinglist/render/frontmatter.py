@@ -6,9 +6,11 @@ Notes are written by people, so the front matter is untrusted input like any rec
   laughs") expand to gigabytes once constructed, and notes never need them.
 - Keys must be strings (``1: one`` or ``null: x`` are mistakes, and the fingerprint
   sorts keys). Values are text, numbers, booleans, dates or lists of them.
-- The keys the site reads have types: ``status`` one of ``STATUSES``, ``tags`` a list
-  of strings, ``title`` a string, ``rating`` an integer from 1 to 5, ``priority`` an
-  integer or a string, ``added`` a date (``2024-05-01`` or any ISO date or date-time).
+- The keys the site reads have types: ``status`` one of ``STATUSES`` (or ``skimmed``, an
+  older word kept as an alias of ``read``), ``tags`` a list of strings, ``title`` a string,
+  ``rating`` an integer from 1 to 5, ``priority`` a rank ``priority_rank`` understands (a
+  whole number, or ``top``, ``high``, ``medium``, ``low``…), ``added`` a date (``2024-05-01``
+  or any ISO date or date-time).
   Other keys are the writer's own and are kept.
 
 Every problem is one line naming the note and the line of the offending key.
@@ -26,9 +28,13 @@ from yaml.composer import ComposerError
 from yaml.events import AliasEvent, CollectionStartEvent, ScalarEvent
 from yaml.nodes import MappingNode, Node, ScalarNode
 
+from ..enrich.starthere import PRIORITY_WORDS, priority_rank
 from ..errors import ReadingListError
 
-STATUSES = ("to-read", "reading", "skimmed", "read", "skipped")
+STATUSES = ("to-read", "reading", "read", "skipped")
+# Words accepted for a status, and the status each counts as. ``skimmed`` was a fifth status
+# before the reading workflow: notes that use it stay valid, and count as read.
+STATUS_ALIASES = {"skimmed": "read"}
 SCALARS = (str, int, float, bool, datetime.date, type(None))
 STRING_TAG = "tag:yaml.org,2002:str"
 
@@ -88,8 +94,15 @@ def check(key: str, value: Any) -> str | None:
     return rule(value)
 
 
+def status_of(value: Any) -> str | None:
+    """The status ``value`` counts as (``skimmed`` is ``read``), or None for no valid status."""
+    if not isinstance(value, str):
+        return None
+    return value if value in STATUSES else STATUS_ALIASES.get(value)
+
+
 def _status(value: Any) -> str | None:
-    return None if value in STATUSES else f"must be one of {', '.join(STATUSES)}, not {value!r}"
+    return None if status_of(value) else f"must be one of {', '.join(STATUSES)}, not {value!r}"
 
 
 def _tags(value: Any) -> str | None:
@@ -108,8 +121,10 @@ def _rating(value: Any) -> str | None:
 
 
 def _priority(value: Any) -> str | None:
-    ok = isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
-    return None if ok else f"must be a whole number or a string, not {value!r}"
+    if priority_rank(value) is not None:
+        return None
+    words = ", ".join(dict.fromkeys(PRIORITY_WORDS))
+    return f"must be a whole number (1 first) or one of {words}, not {value!r}"
 
 
 def _added(value: Any) -> str | None:

@@ -14,9 +14,10 @@ from ..model import Paper
 from .cards import cards, version_labels
 from .charts import chart, subtopic_stack
 from .environment import render
-from .escape import Md, clean, fence
+from .escape import Md, clean, fence, md_text
 from .graph import topic_graph
 from .links import PAPERS, TOPICS, display_title, link_list, newest_first, plural, url
+from .workflow import progress
 
 Notes = Mapping[str, Mapping[str, Any]]  # each note's front matter, by page slug
 
@@ -32,7 +33,9 @@ def topic_pages(library: Library, notes: Notes | None = None, graph: bool = True
         for sub in topic.subtopics:
             inside = [p for p in members if sub.id in p.subtopics]
             pages[f"{TOPICS}/{sub.id}.md"] = _subtopic_page(topic, sub, inside, notes, graph)
-    pages[f"{TOPICS}/index.md"] = render("topics_index.md.j2", topics=[Md(t.id) for t in library.topics])
+    pages[f"{TOPICS}/index.md"] = render(
+        "topics_index.md.j2", topics=[Md(t.id) for t in library.topics], progress=_progress_list(library, notes)
+    )
     return pages
 
 
@@ -52,7 +55,8 @@ def _topic_page(topic: Topic, members: list[Paper], notes: Notes, graph: bool) -
         graph=topic_graph(members) if graph else "",
         heading=("Other papers" if subtopics else "Papers") if rest else "",
         rest_count=_count(rest, " in none of the subtopics, newest first.") if subtopics and rest else "",
-        cards=cards(rest),
+        cards=cards(rest, notes),
+        progress=progress(members, notes),
     )
 
 
@@ -67,8 +71,18 @@ def _subtopic_page(topic: Topic, sub: Topic, members: list[Paper], notes: Notes,
         chart=chart(f"{TOPICS}/{sub.id}", f"in {sub.title}", members, subtopic_stack(sub)),
         graph=topic_graph(members) if graph else "",
         heading="Papers" if members else "",
-        cards=cards(members),
+        cards=cards(members, notes),
+        progress=progress(members, notes),
     )
+
+
+def _progress_list(library: Library, notes: Notes) -> list[Md]:
+    """Each topic's reading progress ("3 read · 5 to read"), for the topics index; none without statuses."""
+    lines = []
+    for topic in library.topics:
+        said = progress([p for p in library.papers if topic.id in p.topics], notes)
+        lines += [Md(f"[{md_text(topic.title)}]({url(f'{TOPICS}/{topic.id}')}): {md_text(said)}")] if said else []
+    return lines
 
 
 def _subtopic_card(sub: Topic, members: list[Paper]) -> dict[str, Any]:

@@ -48,7 +48,9 @@ def site_pages(
     return {path: strip_unsafe(text) for path, text in pages.items()}
 
 
-def index_page(library: Library, site: dict[str, str], site_about: list[str], notes: dict[str, Note] | None = None) -> str:
+def index_page(
+    library: Library, site: dict[str, str], site_about: list[str], notes: dict[str, Note] | None = None
+) -> str:
     notes = notes or {}
     meta = {slug: note.meta for slug, note in notes.items()}
     years = sorted({p.work.year for p in library.papers if p.work.year})

@@ -13,7 +13,9 @@ from .graph import paper_graph
 from .latexmd import latex_to_md
 from .links import TOPICS, UNTITLED, display_title, json_string, link_list, one_line, url
 from .notes import Note
+from .reading import tag_link
 from .venue import extra_of, keywords_of, kind, links, venue
+from .workflow import reading_line
 
 
 def paper_page(
@@ -35,7 +37,7 @@ def paper_page(
         meta_description=json_string(one_line(paper.tldr, 40) or display_title(paper)),
         title=Md(title.md) if title.plain else UNTITLED,
         title_inferred=work.title_inferred,
-        badges=_badges(paper),
+        badges=_badges(paper, note),
         **_credit(paper, library, authors),
         year=str(work.year) if work.year else "unknown",
         kind=kind(work),
@@ -77,7 +79,7 @@ def _author(name: str, library: Library, authors: dict[str, str]) -> str:
     return f"[{md_text(name)}]({authors[library.author_ids[name]]})"
 
 
-def _badges(paper: Paper) -> Md:
+def _badges(paper: Paper, note: Note | None) -> Md:
     role = "bdg-secondary-line" if paper.categories_inferred else "bdg-primary"
     names = category_names()
     badges = []
@@ -87,7 +89,8 @@ def _badges(paper: Paper) -> Md:
     line = " · ".join(badges)
     if paper.categories_inferred and badges:  # why: in "About this record"
         line += " " + md_text("(inferred: the source gives no category)")
-    return Md(line)
+    reading = reading_line(note.meta, tag_link) if note else ""  # status, tags, rating: render/workflow.py
+    return Md("\n\n".join(part for part in (line, reading) if part))
 
 
 def _parents(work: Work, by_key: dict[str, Paper]) -> dict[str, Work]:
@@ -97,17 +100,11 @@ def _parents(work: Work, by_key: dict[str, Paper]) -> dict[str, Work]:
 
 
 def _notes(paper: Paper, note: Note | None) -> Md:
-    """The note's status, tags and body; nothing when there is no note (the hint is in "About")."""
+    """The note's body; nothing when there is no note (the hint is in "About"). Its status and
+    tags are under the title, with the category badges."""
     if note is None or not note.has_body:
         return Md("")
-    meta = []
-    if note.meta.get("status"):
-        meta.append(f"**Status:** {md_text(str(note.meta['status']))}")
-    tags = note.meta.get("tags")
-    if isinstance(tags, list) and tags:
-        meta.append("**Tags:** " + ", ".join(md_text(str(t)) for t in tags))
-    include = f"```{{include}} ../notes/{paper.slug}.md\n:start-line: {note.body_line}\n```"
-    return Md("\n\n".join([*meta, include]))
+    return Md(f"```{{include}} ../notes/{paper.slug}.md\n:start-line: {note.body_line}\n```")
 
 
 def _versions(paper: Paper) -> list[tuple[str, str]]:

@@ -1,0 +1,156 @@
+"""The reading workflow's pages: one page per tag, the tags' index and the reading queue.
+
+Tags are the ones the notes give (``tags:`` in the front matter), the owner's own words; the
+records' keywords stay on the paper pages and in the search's Tag filter. Tags whose file names
+would clash ("GPU" and "gpu") share one page. Each list shows a system with several versions
+once, under its newest listed version, with links to the others (as By year does).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..enrich.pipeline import Library
+from ..enrich.starthere import priority_rank, version_sets
+from ..latex import ascii_fold
+from ..model import Paper
+from .cards import version_labels
+from .environment import render
+from .escape import Md, clean, fence, md_text
+from .links import PAPERS, TOPICS, display_title, newest_first, plural, url
+from .workflow import LABELS, Notes, group_status, status
+
+TAGS = "tags"
+QUEUE = "queue"
+_NOT_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def tag_slug(tag: str) -> str:
+    """A file name for ``tag``: its ASCII letters and digits ("Pipeline parallelism" ->
+    ``pipeline-parallelism``), else a short hash, so every tag has a page and none is ``index``."""
+    slug = _NOT_SLUG.sub("-", ascii_fold(clean(tag)).lower()).strip("-")[:60].strip("-")
+    if not slug or slug == "index":
+        slug = "tag-" + hashlib.sha256(clean(tag).encode()).hexdigest()[:10]
+    return slug
+
+
+def tag_link(tag: str) -> Md:
+    return Md(f"[{md_text(tag)}]({url(f'{TAGS}/{tag_slug(tag)}')})")
+
+
+def tagged(library: Library, notes: Notes) -> dict[str, tuple[str, list[Paper]]]:
+    """Each tag's slug -> (its name as first written, the papers whose notes give it)."""
+    found: dict[str, tuple[str, list[Paper]]] = {}
+    for paper in library.papers:
+        tags = notes.get(paper.slug, {}).get("tags")
+        for tag in dict.fromkeys(clean(t) for t in tags if isinstance(t, str)) if isinstance(tags, list) else ():
+            if tag:
+                found.setdefault(tag_slug(tag), (tag, []))[1].append(paper)
+    return dict(sorted(found.items(), key=lambda item: (item[1][0].casefold(), item[0])))
+
+
+def reading_pages(library: Library, notes: Notes) -> dict[str, str]:
+    """``tags/<slug>.md`` per tag, ``tags/index.md`` and ``queue.md`` (both always written: the menu lists them)."""
+    tags = tagged(library, notes)
+    pages = {f"{TAGS}/{slug}.md": _tag_page(name, papers, notes) for slug, (name, papers) in tags.items()}
+    pages[f"{TAGS}/index.md"] = _tags_index(tags, notes)
+    pages[f"{QUEUE}.md"] = queue_page(library, notes)
+    return pages
+
+
+def _tag_page(name: str, papers: list[Paper], notes: Notes) -> str:
+    groups = version_sets(newest_first(papers))
+    return render(
+        "reading.md.j2",
+        orphan=True,
+        title=f"Tag: {name}",
+        intro=f"{plural(len(groups), 'paper')} tagged “{name}” in the notes, newest first.",
+        sections=[{"heading": "Papers", "summary": "", "items": group_links(groups, lambda g: _said(g, notes))}],
+    )
+
+
+def _tags_index(tags: Mapping[str, tuple[str, list[Paper]]], notes: Notes) -> str:
+    items = [
+        Md(f"- [{md_text(name)}]({url(f'{TAGS}/{slug}')}) ({plural(len(version_sets(papers)), 'paper')})")
+        for slug, (name, papers) in tags.items()
+    ]
+    intro = "The tags the notes give papers, each with its papers." if items else "No notes give tags yet."
+    return render(
+        "reading.md.j2",
+        orphan=False,
+        title="Tags",
+        intro=intro,
+        sections=[{"heading": "All tags", "summary": "", "items": Md("\n".join(items))}] if items else [],
+    )
+
+
+def queue_page(library: Library, notes: Notes) -> str:
+    """The papers marked to read, by topic, most urgent first (the notes' ``priority``), then newest."""
+    queued = [p for p in library.papers if status(p, notes) == "to-read"]
+    sections = []
+    for topic_id, title in [(t.id, t.title) for t in library.topics] + [("", "Other papers")]:
+        members = [p for p in queued if (topic_id in p.topics if topic_id else not p.topics)]
+        groups = _queued_groups(library, members, notes)
+        if groups:
+            link = f"[{md_text(title)}]({url(f'{TOPICS}/{topic_id}')})" if topic_id else md_text(title)
+            sections.append(
+                {
+                    "heading": title,
+                    "summary": Md(f"{plural(len(groups), 'paper')} in {link}."),
+                    "items": group_links(groups, lambda g: _priority(g, notes)),
+                }
+            )
+    count = len(version_sets(queued))
+    intro = (
+        f"{plural(count, 'paper')} to read, by topic, the highest priority first, then the newest."
+        if queued
+        else "No paper is marked to read yet."
+    )
+    return render("reading.md.j2", orphan=False, title="Reading queue", intro=intro, sections=sections)
+
+
+def _queued_groups(library: Library, members: Sequence[Paper], notes: Notes) -> list[list[Paper]]:
+    """The systems to read among ``members``: a system read (or being read) in another version is not."""
+    all_versions = {p.key: g for g in version_sets(list(library.papers)) for p in g}
+    groups = [
+        g for g in version_sets(newest_first(list(members))) if group_status(all_versions[g[0].key], notes) == "to-read"
+    ]
+    return sorted(groups, key=lambda g: (_rank(g, notes), -(g[0].work.year or 0), g[0].key))
+
+
+def _rank(group: Sequence[Paper], notes: Notes) -> float:
+    ranks = [priority_rank(notes.get(p.slug, {}).get("priority")) for p in group]
+    return min((r for r in ranks if r is not None), default=float("inf"))
+
+
+def _priority(group: Sequence[Paper], notes: Notes) -> str:
+    values = [notes.get(p.slug, {}).get("priority") for p in group]
+    shown = next((v for v in values if priority_rank(v) is not None), None)
+    return f"priority {shown}" if shown is not None else ""
+
+
+def _said(group: Sequence[Paper], notes: Notes) -> str:
+    state = group_status(group, notes)
+    return LABELS[state].lower() if state else ""
+
+
+def group_links(groups: Sequence[Sequence[Paper]], reason: Callable[[Sequence[Paper]], str]) -> Md:
+    """A ``readinglist-links`` block: each group's first paper, its other versions as ``versions`` links."""
+    lines = []
+    for group in groups:
+        main, others = group[0], group[1:]
+        item: dict[str, Any] = {
+            "doc": f"{PAPERS}/{main.slug}",
+            "title": display_title(main),
+            "year": main.work.year or "",
+            "reason": clean(reason(group)),
+        }
+        if others:
+            pairs = zip(version_labels(others), others, strict=True)
+            item["versions"] = [{"doc": f"{PAPERS}/{p.slug}", "label": clean(label)} for label, p in pairs]
+        lines.append(json.dumps(item))
+    return fence("\n".join(lines), "{readinglist-links}") if lines else Md("")
