@@ -282,6 +282,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     facets.setup(app)  # search filters, sort keys and result metadata on paper pages
     biblinks.register()  # the bibliography's titles link to their paper pages
     graphnode.setup(app)  # related-work graphs drawn as inline SVG
+    feedlinks.setup(app)  # the Atom feeds copied and advertised; the selection script
     # Fewer collections of the youngest generation: doctrees are large trees of small objects
     # that live until written, and the default threshold (700) spent a sixth of a build in GC.
     # No collection at all while Sphinx unpickles its environment (millions of objects, none
