@@ -32,7 +32,7 @@ from ..latex import to_text
 from ..render import links
 from ..render.mathml import fallback, to_mathml
 from ..writer import remove_temp_files, write_if_changed
-from . import a11y, bibcache, biblinks, build, child, facets, graphnode, linklist, search
+from . import a11y, bibcache, biblinks, build, child, facets, feedlinks, graphnode, linklist, search
 from .manifest import RECORDS
 
 logger = logging.getLogger(__name__)
