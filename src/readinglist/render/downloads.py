@@ -1,0 +1,67 @@
+"""The generated files readers take away: the Atom feeds, and each topic, tag and the whole list
+as ``.bib`` and CSL-JSON downloads (``downloads/topic-<id>.bib``, ``tag-<slug>.json``, …).
+
+The pages offer them through :func:`set_links`; a set's name is made in one place
+(:func:`set_name`), so a page's link and the file it names cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..enrich.pipeline import Library
+from ..model import Paper, Work
+from .bibliography import derive
+from .bibsets import ALL, FOLDER, bib_set, download_link, file_name
+from .escape import Md
+from .export import csl_item, csl_json
+from .feeds import feed_files
+from .notes import Note
+from .reading import tagged
+
+
+def export_files(
+    library: Library, notes: Mapping[str, Note], bibtex: dict[str, str], site: Mapping[str, str]
+) -> dict[str, str]:
+    meta = {slug: note.meta for slug, note in notes.items()}
+    files = feed_files(library, meta, site)
+    works = {p.key: p.work for p in library.papers}
+    for name, papers in _sets(library, meta):
+        if papers:
+            path, text = bib_set(name, papers, bibtex)
+            files |= {path: text} if name != ALL else {}  # the bibliography writes the whole list's .bib
+            files[csl_path(name)] = csl_set(papers, works)
+    return files
+
+
+def _sets(library: Library, notes: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, Sequence[Paper]]]:
+    sets: list[tuple[str, Sequence[Paper]]] = [(ALL, library.papers)]
+    for topic in library.topics:
+        sets.append((set_name("topic", topic.id), [p for p in library.papers if topic.id in p.topics]))
+        for sub in topic.subtopics:
+            sets.append((set_name("topic", sub.id), [p for p in library.papers if sub.id in p.subtopics]))
+    sets += [(set_name("tag", slug), papers) for slug, (_, papers) in tagged(library, notes).items()]
+    return sets
+
+
+def set_name(kind: str, ident: str) -> str:
+    """``topic-ml-systems``, ``topic-ml-systems--training`` (a subtopic), ``tag-gpu``."""
+    return f"{kind}-{ident.replace('/', '--')}"
+
+
+def csl_path(name: str) -> str:
+    return f"{FOLDER}/{file_name(name).removesuffix('.bib')}.json"
+
+
+def csl_set(papers: Sequence[Paper], works: dict[str, Work]) -> str:
+    """The papers as one CSL-JSON list: the items their Cite menus show."""
+    return csl_json([csl_item(p.key, derive(p.work, works)) for p in papers])
+
+
+def set_links(name: str, what: str, papers: Sequence[Paper]) -> Md:
+    """ "Download this topic: BibTeX · CSL-JSON" (nothing for an empty set, which has no files)."""
+    if not papers:
+        return Md("")
+    bib = download_link(f"{FOLDER}/{file_name(name)}", "BibTeX")
+    return Md(f"Download {what}: {bib} · {download_link(csl_path(name), 'CSL-JSON')}")

@@ -1,0 +1,134 @@
+"""Atom feeds of the papers, newest additions first: the whole list, each topic, tag and author.
+
+Each feed is written by feedgen as ``feeds/<name>.xml``; ``feeds/index.json`` tells the Sphinx
+adapter (``site/feedlinks.py``) which page advertises which feed, and it copies the feeds to the
+site's ``feeds/`` folder. A feed never reads a clock: an entry's date is its note's ``added``,
+else the first day of its year, else the epoch, so an unchanged list writes the same bytes and
+a feed reader sees no false news. Without ``[site].base_url`` the links are relative to the
+feed (Atom allows it; readers resolve them against the feed's own address) and the ids are
+stable URNs; with it, every link is absolute.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from feedgen.feed import FeedGenerator
+
+from ..enrich.pipeline import Library
+from ..latex import to_text
+from ..model import Paper
+from .authors import initial
+from .escape import clean
+from .links import AUTHORS, PAPERS, TOPICS, display_title
+from .reading import TAGS, tagged
+from .workflow import LABELS, added_on, status
+
+FOLDER = "feeds"  # under docs/ and under the site's root
+INDEX = f"{FOLDER}/index.json"  # docname -> the feeds its page advertises ("*": every page)
+LIMIT = 50  # entries per feed: the newest additions
+AUTHOR_MIN = 2  # an author gets a feed from this many papers on (single-paper authors are most authors)
+EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
+Notes = Mapping[str, Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class Feed:
+    name: str  # the file's stem under feeds/
+    title: str
+    page: str  # the docname of the page it follows ("index" for the whole list)
+    papers: Sequence[Paper]
+
+
+def feed_files(library: Library, notes: Notes, site: Mapping[str, str]) -> dict[str, str]:
+    """``{path under docs/: text}``: one Atom file per feed and the index of who advertises what."""
+    base = site.get("base_url", "").rstrip("/")
+    feeds = list(_feeds(library, notes, site.get("title", "Reading list")))
+    files = {f"{FOLDER}/{feed.name}.xml": atom(feed, notes, base) for feed in feeds}
+    index: dict[str, list[list[str]]] = {}
+    for feed in feeds:
+        index.setdefault("*" if feed.name == "all" else feed.page, []).append([feed.title, f"{feed.name}.xml"])
+    files[INDEX] = json.dumps(index, ensure_ascii=False, sort_keys=True) + "\n"
+    return files
+
+
+def _feeds(library: Library, notes: Notes, title: str) -> list[Feed]:
+    by_key = library.by_key()
+    feeds = [Feed("all", f"{title}: newest papers", "index", library.papers)]
+    for topic in library.topics:
+        for t in (topic, *topic.subtopics):
+            members = [p for p in library.papers if t.id in p.topics or t.id in p.subtopics]
+            feeds.append(Feed(_name("topic", t.id), f"{title}: {to_text(t.title)}", f"{TOPICS}/{t.id}", members))
+    for slug, (tag, papers) in tagged(library, notes).items():
+        feeds.append(Feed(_name("tag", slug), f"{title}: tagged {clean(tag)}", f"{TAGS}/{slug}", papers))
+    for author in library.authors:
+        if len(author.papers) >= AUTHOR_MIN:
+            papers = [by_key[k] for k in author.papers if k in by_key]
+            page = f"{AUTHORS}/{initial(author)}"
+            feeds.append(Feed(_name("author", author.id), f"{title}: papers by {clean(author.name)}", page, papers))
+    return feeds
+
+
+def _name(kind: str, ident: str) -> str:
+    return f"{kind}-{ident.replace('/', '--')}"  # subtopic ids are "topic/sub": one flat folder
+
+
+def entry_date(paper: Paper, notes: Notes) -> datetime.datetime:
+    """When the paper joined the list as far as the records say: the note's ``added``, else its year."""
+    added = added_on(notes.get(paper.slug, {}))
+    if added:
+        return datetime.datetime(added.year, added.month, added.day, tzinfo=datetime.UTC)
+    year = paper.work.year
+    return datetime.datetime(year, 1, 1, tzinfo=datetime.UTC) if year and 1970 <= year <= 9999 else EPOCH
+
+
+def newest(papers: Sequence[Paper], notes: Notes, limit: int = LIMIT) -> list[Paper]:
+    return sorted(papers, key=lambda p: (-entry_date(p, notes).timestamp(), p.key))[:limit]
+
+
+def atom(feed: Feed, notes: Notes, base: str) -> str:
+    """The feed as Atom XML (feedgen checks the required elements: id, title, updated, link)."""
+    entries = newest(feed.papers, notes)
+    fg = FeedGenerator()
+    fg.id(_id(base, f"{FOLDER}/{feed.name}.xml"))
+    fg.title(feed.title)
+    fg.link(href=_href(base, f"{FOLDER}/{feed.name}.xml"), rel="self", type="application/atom+xml")
+    fg.link(href=_href(base, f"{feed.page}.html"), rel="alternate", type="text/html")
+    fg.updated(entry_date(entries[0], notes) if entries else EPOCH)
+    fg.generator("readinglist")
+    for paper in reversed(entries):  # feedgen puts each new entry first
+        _entry(fg, paper, notes, base)
+    return str(fg.atom_str(pretty=True).decode("utf-8"))
+
+
+def _entry(fg: FeedGenerator, paper: Paper, notes: Notes, base: str) -> None:
+    entry = fg.add_entry()
+    page = f"{PAPERS}/{paper.slug}.html"
+    entry.id(_id(base, page))
+    entry.title(display_title(paper))
+    entry.link(href=_href(base, page), rel="alternate", type="text/html")
+    entry.updated(entry_date(paper, notes))
+    for name in paper.work.authors:
+        if clean(to_text(name)):
+            entry.author(name=clean(to_text(name)))
+    said = [LABELS[s] for s in [status(paper, notes)] if s]
+    summary = " · ".join([*said, clean(paper.tldr)]) if paper.tldr or said else ""  # the TL;DR is plain text
+    if summary:
+        entry.summary(summary)
+    for topic in paper.topics:
+        entry.category(term=topic)
+
+
+def _href(base: str, path: str) -> str:
+    """Absolute under ``base``; else relative to the feed, which lives one folder down."""
+    return f"{base}/{path}" if base else f"../{path}"
+
+
+def _id(base: str, path: str) -> str:
+    """The page's address when the site has one; else a URN the same path always gives."""
+    return f"{base}/{path}" if base else uuid.uuid5(uuid.NAMESPACE_URL, f"readinglist:{path}").urn
