@@ -48,6 +48,7 @@ def _topic_page(topic: Topic, members: list[Paper], notes: Notes, graph: bool) -
         title=topic.title,
         description=topic.description,
         count=f"{plural(len(members), 'paper')}." if subtopics else _count(members, ", newest first."),
+        downloads=set_links(set_name("topic", topic.id), "this topic", members),
         start=link_list(start_here(members, notes, "topic")),
         chart=chart(f"{TOPICS}/{topic.id}", f"in {topic.title}", members, subtopic_stack(topic)),
         toctree=[Md(s.id) for s in topic.subtopics],
