@@ -36,6 +36,11 @@ def bib_set(name: str, papers: Iterable[Paper], bibtex: dict[str, str]) -> tuple
     return f"{FOLDER}/{file_name(name)}", ("\n\n".join(entries) + "\n") if entries else ""
 
 
+def csl_path(name: str) -> str:
+    """``(path under docs/)`` of ``name``'s CSL-JSON twin (``downloads.csl_set`` writes it)."""
+    return f"{FOLDER}/{file_name(name).removesuffix('.bib')}.json"
+
+
 def file_name(name: str) -> str:
     """A file name any system accepts and a URL needs no escape for (``ML systems`` -> ``ml-systems.bib``)."""
     return (_UNSAFE_NAME.sub("-", name.lower()).strip("-") or "papers") + ".bib"

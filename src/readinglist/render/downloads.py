@@ -13,7 +13,7 @@ from typing import Any
 from ..enrich.pipeline import Library
 from ..model import Paper, Work
 from .bibliography import derive
-from .bibsets import ALL, FOLDER, bib_set, download_link, file_name
+from .bibsets import ALL, FOLDER, bib_set, csl_path, download_link, file_name
 from .escape import Md
 from .export import csl_item, csl_json
 from .feeds import feed_files
@@ -48,10 +48,6 @@ def _sets(library: Library, notes: Mapping[str, Mapping[str, Any]]) -> list[tupl
 def set_name(kind: str, ident: str) -> str:
     """``topic-ml-systems``, ``topic-ml-systems--training`` (a subtopic), ``tag-gpu``."""
     return f"{kind}-{ident.replace('/', '--')}"
-
-
-def csl_path(name: str) -> str:
-    return f"{FOLDER}/{file_name(name).removesuffix('.bib')}.json"
 
 
 def csl_set(papers: Sequence[Paper], works: dict[str, Work]) -> str:
