@@ -27,7 +27,7 @@ from ..enrich.authors import is_et_al
 from ..enrich.pipeline import Library, work_credit
 from ..latex import to_text
 from ..model import Work
-from .bibsets import ALL, STYLE, bib_set, download_link
+from .bibsets import ALL, STYLE, bib_set, csl_path, download_link
 from .bibtypes import PLAIN_TYPE, THESIS_DEFAULT, missing_fields, thesis_type
 from .environment import render
 from .escape import clean
