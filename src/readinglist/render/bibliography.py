@@ -30,7 +30,7 @@ from ..model import Work
 from .bibsets import ALL, STYLE, bib_set, csl_path, download_link
 from .bibtypes import PLAIN_TYPE, THESIS_DEFAULT, missing_fields, thesis_type
 from .environment import render
-from .escape import clean
+from .escape import Md, clean
 from .links import UNTITLED
 from .venue import SAFE_DOI, SAFE_EPRINT, SAFE_URL, doi_of, url_of
 
