@@ -189,6 +189,7 @@ def bibliography_files(library: Library, bibtex: dict[str, str]) -> dict[str, st
     ``bibtex`` holds each paper's public BibTeX block by key: the download is what the pages show.
     """
     path, text = bib_set(ALL, library.papers, bibtex)
-    download = Md(f"{download_link(path, 'Download all entries as BibTeX')} (or as {download_link(csl_path(ALL), 'CSL-JSON')})")
+    csl = download_link(csl_path(ALL), "CSL-JSON")
+    download = Md(f"{download_link(path, 'Download all entries as BibTeX')} (or as {csl})")
     page = render("bibliography.md.j2", count=len(library.papers), style=STYLE, download=download)
     return {"bibliography.md": page, BIBFILE: sanitized_bib(library), path: text}
