@@ -13,7 +13,7 @@ private fields. The bibliography offers every paper; a listing can offer its own
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from ..model import Paper
 from .escape import Md, md_text
@@ -53,3 +53,16 @@ def download_link(path: str, label: str) -> Md:
     The path is written from the source root (``/downloads/…``): the same link on a page in any folder.
     """
     return Md(f"[{md_text(label) or 'BibTeX'}](/{path})")
+
+
+def set_name(kind: str, ident: str) -> str:
+    """``topic-ml-systems``, ``topic-ml-systems--training`` (a subtopic), ``tag-gpu``."""
+    return f"{kind}-{ident.replace('/', '--')}"
+
+
+def set_links(name: str, what: str, papers: Sequence[Paper]) -> Md:
+    """``Download this topic: BibTeX · CSL-JSON`` (nothing for an empty set, which has no files)."""
+    if not papers:
+        return Md("")
+    bib = download_link(f"{FOLDER}/{file_name(name)}", "BibTeX")
+    return Md(f"Download {what}: {bib} · {download_link(csl_path(name), 'CSL-JSON')}")

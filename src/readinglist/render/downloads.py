@@ -1,8 +1,8 @@
 """The generated files readers take away: the Atom feeds, and each topic, tag and the whole list
 as ``.bib`` and CSL-JSON downloads (``downloads/topic-<id>.bib``, ``tag-<slug>.json``, …).
 
-The pages offer them through :func:`set_links`; a set's name is made in one place
-(:func:`set_name`), so a page's link and the file it names cannot drift apart.
+The pages offer them through ``bibsets.set_links``; a set's name is made in one place
+(``bibsets.set_name``), so a page's link and the file it names cannot drift apart.
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ from typing import Any
 from ..enrich.pipeline import Library
 from ..model import Paper, Work
 from .bibliography import derive
-from .bibsets import ALL, FOLDER, bib_set, csl_path, download_link, file_name
-from .escape import Md
+from .bibsets import ALL, bib_set, csl_path, set_name
 from .export import csl_item, csl_json
 from .feeds import feed_files
 from .notes import Note
@@ -45,19 +44,6 @@ def _sets(library: Library, notes: Mapping[str, Mapping[str, Any]]) -> list[tupl
     return sets
 
 
-def set_name(kind: str, ident: str) -> str:
-    """``topic-ml-systems``, ``topic-ml-systems--training`` (a subtopic), ``tag-gpu``."""
-    return f"{kind}-{ident.replace('/', '--')}"
-
-
 def csl_set(papers: Sequence[Paper], works: dict[str, Work]) -> str:
     """The papers as one CSL-JSON list: the items their Cite menus show."""
     return csl_json([csl_item(p.key, derive(p.work, works)) for p in papers])
-
-
-def set_links(name: str, what: str, papers: Sequence[Paper]) -> Md:
-    """ "Download this topic: BibTeX · CSL-JSON" (nothing for an empty set, which has no files)."""
-    if not papers:
-        return Md("")
-    bib = download_link(f"{FOLDER}/{file_name(name)}", "BibTeX")
-    return Md(f"Download {what}: {bib} · {download_link(csl_path(name), 'CSL-JSON')}")
