@@ -69,6 +69,7 @@ def _tag_page(name: str, papers: list[Paper], notes: Notes) -> str:
         orphan=True,
         title=f"Tag: {name}",
         intro=f"{plural(len(groups), 'paper')} tagged “{name}” in the notes, newest first.",
+        downloads=set_links(set_name("tag", tag_slug(name)), "these papers", papers),
         sections=[{"heading": "Papers", "summary": "", "items": group_links(groups, lambda g: _said(g, notes))}],
     )
 
