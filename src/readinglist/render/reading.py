@@ -18,6 +18,7 @@ from ..enrich.pipeline import Library
 from ..enrich.starthere import priority_rank, version_sets
 from ..latex import ascii_fold
 from ..model import Paper
+from .bibsets import set_links, set_name
 from .cards import version_labels
 from .environment import render
 from .escape import Md, clean, fence, md_text
