@@ -10,7 +10,7 @@ from readinglist.latex import _converter, to_text
 from readinglist.render.latexmd import latex_to_md
 from readinglist.sources.biblatex import split_top_level
 from readinglist.sources.bibtex import fold_spaces
-from readinglist.store.bibfile import _name_as_stored
+from readinglist.store.bibfile import name_as_stored
 
 PIECES = ["\\%", "\\&", "\\#", "\\_", "\\$", "---", "--", "-", "~", "``", "''", "?`", "!`", "`", "'", " ", "x"]
 PIECES += ["{x}", "{}", "{--}"]  # groups: braces that only protect case
@@ -52,7 +52,7 @@ def test_a_name_is_stored_as_pybtex_writes_it(name: str) -> None:
         expected = str(Person(name))
     except Exception:  # a name pybtex refuses takes the general path, which raises the same
         return
-    assert _name_as_stored(name) == expected
+    assert name_as_stored(name) == expected
 
 
 @settings(max_examples=500, deadline=None)

@@ -230,6 +230,32 @@ def test_a_windows_refs_bib_keeps_its_line_endings(tmp_path: Path) -> None:
     assert not again.written and bib.read_bytes() == after
 
 
+def test_a_merge_adds_fields_without_rewriting_the_entry(tmp_path: Path) -> None:
+    """Merging a DBLP record into a hand-written entry re-serialized the entry: its @string macros
+    and month macro became literal text and its layout was lost. Now new fields are added last."""
+    mine = (
+        "@string{jt = {Journal of Tests}}\n\n"
+        "@Article{mine2020,\n    Title = {Sparse Widgets for Dense Gadgets},\n    Author = {Doe, Jane},\n"
+        "    Journal = jt, month = jan,\n    Year = 2020\n}\n"
+    )
+    bib = tmp_path / "refs.bib"
+    bib.write_text(mine, encoding="utf-8")
+    dblp = tmp_path / "dblp.bib"
+    dblp.write_text(
+        "@article{DBLP:journals/jt/Doe20,\n  author = {Jane Doe},\n  title = {Sparse Widgets for Dense Gadgets},\n"
+        "  journal = {Journal of Tests},\n  year = {2020},\n  doi = {10.5555/widgets.2020}\n}\n",
+        encoding="utf-8",
+    )
+    report = importer.run([dblp], bib, tmp_path)
+    text = bib.read_text(encoding="utf-8")
+    assert (report.added, report.merged) == (0, 1)
+    assert text.startswith(mine.rstrip("\n").removesuffix("}").rstrip())  # every byte up to the last field
+    assert "Journal = jt, month = jan," in text
+    entry = bibfile.load(bib).entries["mine2020"]
+    assert entry.fields["doi"] == "10.5555/widgets.2020"
+    assert entry.fields["journal"] == "Journal of Tests"  # the macro still expands
+
+
 def test_works_survive_entry_round_trip(seed_bib: Path) -> None:
     works = bibfile.load(seed_bib).works()
     text = "\n".join(bibfile.format_entry(w.key, bibfile.work_to_entry(w)) for w in works)

@@ -131,3 +131,21 @@ def unclosed_entry_line(text: str) -> int | None:
             return line_counter(text)(match.start())
         pos = end
     return None
+
+
+_INDENT = re.compile(r"\n([ \t]*)[A-Za-z]")
+
+
+def append_fields(text: str, pairs: list[tuple[str, str]]) -> str:
+    """An entry's text (ending at its closing delimiter) with ``name = {value}`` fields added last.
+
+    Everything already there keeps its bytes: macros (``month = jan``), quotes, odd spacing. A
+    missing comma after the last field is added; the new lines take the entry's indentation.
+    """
+    body = text.rstrip()
+    close, body = body[-1], body[:-1]
+    content = body.rstrip()
+    indent = m.group(1) if (m := _INDENT.search(body)) else "  "
+    comma = "" if content.endswith(",") else ","
+    added = "".join(f"\n{indent}{name} = {{{value}}}," for name, value in pairs)
+    return f"{content}{comma}{added}\n{close}{text[len(text.rstrip()) :]}"

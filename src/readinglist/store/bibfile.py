@@ -17,7 +17,7 @@ from pybtex.database.input.bibtex import DuplicateField
 from pybtex.exceptions import PybtexError
 from pybtex.scanner import PybtexSyntaxError
 
-from ..bibsyntax import Chunk, field_lines, split_chunks, stray_line, unclosed_entry_line
+from ..bibsyntax import Chunk, append_fields, field_lines, split_chunks, stray_line, unclosed_entry_line
 from ..errors import ReadingListError
 from ..model import Skip, Work
 from ..sources import biblatex
@@ -69,11 +69,23 @@ class BibFile:
                     values = biblatex.inherit(values, shared, entry.type.lower(), parent.type.lower())
         return values
 
-    def render(self, replaced: dict[str, Entry], added: list[tuple[str, Entry | Work]]) -> str:
-        """The file with ``replaced`` entries re-serialized in place and ``added`` ones appended."""
+    def render(
+        self,
+        replaced: dict[str, Entry],
+        added: list[tuple[str, Entry | Work]],
+        grown: dict[str, list[tuple[str, str]]] | None = None,
+    ) -> str:
+        """The file with ``replaced`` entries re-serialized in place, ``grown`` ones given new fields
+        at their end (their own text kept) and ``added`` ones appended."""
+        grown = grown or {}
         # A chunk ends at its closing brace; format_entry adds the newline that already follows it.
         parts = [
-            format_entry(c.key, replaced[c.key]).rstrip("\n") if c.key in replaced else c.text for c in self.chunks
+            format_entry(c.key, replaced[c.key]).rstrip("\n")
+            if c.key in replaced
+            else append_fields(c.text, grown[c.key])
+            if c.key in grown
+            else c.text
+            for c in self.chunks
         ]
         text = "".join(parts).rstrip("\n")
         new = [format_entry(key, item) if isinstance(item, Entry) else format_work(key, item) for key, item in added]
@@ -247,12 +259,13 @@ def format_work(key: str, work: Work) -> str:
     """``format_entry(key, work_to_entry(work))``, without building pybtex's people (an import of
     10,000 records spent a second there): each name is formatted once."""
     values = fields.write_fields(work)
-    names = [_name_as_stored(n) for n in work.authors] + (["others"] if work.et_al else [])
+    names = [name_as_stored(n) for n in work.authors] + (["others"] if work.et_al else [])
     return _formatted(work.entry_type, key, {**values, "author": " and ".join(names)} if names else values)
 
 
 @lru_cache(maxsize=1 << 16)
-def _name_as_stored(name: str) -> str:
+def name_as_stored(name: str) -> str:
+    """A name as refs.bib holds it ("Family, Given"), from any form BibTeX reads."""
     # Plain capitalized words, as most names are: what pybtex makes of them, without its tokenizer
     # (a tenth of an import). "Family, Given ..." stays as it is; "Given ... Family" turns round.
     family, comma, given = name.partition(", ")

@@ -286,16 +286,39 @@ def _holds(record: Work | None, work: Work, matcher: Matcher) -> bool:
 def _render(
     store: bibfile.BibFile, stored: dict[str, Work], matcher: Matcher, outcome: _Outcome
 ) -> tuple[str, list[str], list[str]]:
-    """The new refs.bib text: changed entries re-serialized, new ones appended; the key notes; the additions."""
-    replaced = {
-        key: _update_entry(store.entries[key], old, matcher.works[key])
-        for key, old in stored.items()
-        if matcher.works[key] != old
-    }
+    """The new refs.bib text: changed entries updated, new ones appended; the key notes; the additions."""
+    replaced: dict[str, Entry] = {}
+    grown: dict[str, list[tuple[str, str]]] = {}
+    for key, old in stored.items():
+        new = matcher.works[key]
+        if new != old:
+            more = _only_new_fields(store.entries[key], old, new)
+            if more is None:
+                replaced[key] = _update_entry(store.entries[key], old, new)
+            else:
+                grown[key] = more
     added, notes = _with_keys([w for k, w in matcher.works.items() if k not in stored], set(store.entries), outcome)
     additions = [f"{work.key} from {outcome.wanted[index_key].source.render()}" for index_key, work in added]
-    text = store.render(replaced, [(work.key, work) for _, work in added]) if (replaced or added) else store.text
+    changed = replaced or added or grown
+    text = store.render(replaced, [(work.key, work) for _, work in added], grown) if changed else store.text
     return text, notes, additions
+
+
+def _only_new_fields(entry: Entry, old: Work, new: Work) -> list[tuple[str, str]] | None:
+    """The fields a merge adds to an entry that had none of them, as (name, value); None if it
+    changes one the entry has (or its type): then the entry is written anew.
+
+    Added at the end of the entry's own text, the rest of it keeps its bytes (macros such as
+    ``month = jan`` and the user's layout), where a re-serialized entry lost them.
+    """
+    names = [name.lower() for name in fields.changed_names(old, new)]
+    present = {k.lower() for k in entry.fields} | {k.lower() for k in entry.persons}
+    if new.entry_type != old.entry_type or any(name in present for name in names):
+        return None
+    fresh = {k.lower(): v for k, v in bibfile.work_to_entry(new).fields.items()}
+    people = [bibfile.name_as_stored(n) for n in new.authors] + (["others"] if new.et_al else [])
+    fresh["author"] = " and ".join(people)
+    return [(name, fresh[name]) for name in dict.fromkeys(names) if fresh.get(name)]
 
 
 def _name(work: Work) -> str:
