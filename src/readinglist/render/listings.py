@@ -13,7 +13,6 @@ from ..enrich.taxonomy import Topic
 from ..model import Paper
 from .cards import cards, version_labels
 from .charts import chart, subtopic_stack
-from .bibsets import set_links, set_name
 from .environment import render
 from .escape import Md, clean, fence, md_text
 from .graph import topic_graph
