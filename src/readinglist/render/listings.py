@@ -11,6 +11,7 @@ from ..enrich.pipeline import Library
 from ..enrich.starthere import start_here, version_sets
 from ..enrich.taxonomy import Topic
 from ..model import Paper
+from .bibsets import set_links, set_name
 from .cards import cards, version_labels
 from .charts import chart, subtopic_stack
 from .environment import render
