@@ -18,6 +18,7 @@ alt text, and everyone the numbers in a collapsed table (sphinx-design's dropdow
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -26,7 +27,7 @@ from pathlib import Path
 
 from ..enrich.taxonomy import Topic
 from ..model import Paper
-from .escape import Md, directive, md_text
+from .escape import Md, clean, directive, md_text
 from .registry import BY_NAME
 
 FOLDER = BY_NAME["chart"].folder  # under docs/; the generator owns every file in it
@@ -148,19 +149,19 @@ def author_min() -> int:
 def _markup(light: str, dark: str, subject: str, counts: Counts, by: str) -> Md:
     span = f"{counts.years[0]}–{counts.years[-1]}" if len(counts.years) > 1 else str(counts.years[0])
     split = f", each bar split by {by}" if by else ""
-    alt = f"Bar chart of papers per year, {span}{split}. The table below gives the numbers."
+    what = clean(f"Papers per year {subject}")  # "Papers per year" when the subject is empty
+    alt = f"Bar chart: {what[0].lower()}{what[1:]}, {span}{split}. The table below gives the numbers."
     images = [_image(path, alt, theme) for path, theme in ((light, "only-light"), (dark, "only-dark"))]
-    title = md_text(f"Papers per year {subject}".strip() + ", as a table")
-    return Md(
-        "\n\n".join(
-            [*images, directive("dropdown", title, _table(counts), ":class-container: readinglist-chart-table")]
-        )
-    )
+    title = md_text(f"{what}, as a table")
+    table = directive("dropdown", title, _table(counts), ":class-container: readinglist-chart-table")
+    return Md("\n\n".join([*images, table]))
 
 
 def _image(path: str, alt: str, theme: str) -> Md:
-    # alt is the tool's own words and digits: no record text in a directive option.
-    return Md(f"```{{image}} /{path}\n:alt: {alt}\n:class: {theme} readinglist-chart\n```")
+    # MyST reads a directive's options as YAML: a JSON string is a YAML double-quoted scalar, so
+    # no quote, colon or "#" in an author's name can end the value or start another option.
+    quoted = json.dumps(alt, ensure_ascii=False)
+    return Md(f"```{{image}} /{path}\n:alt: {quoted}\n:class: {theme} readinglist-chart\n```")
 
 
 def _table(counts: Counts) -> Md:

@@ -34,11 +34,12 @@ RC: Any = {
     "svg.hashsalt": "readinglist",  # clip-path ids from the data, not random
     "svg.fonttype": "none",  # text as <text>: small files, selectable, the reader's sans-serif
     "text.parse_math": False,  # a "$" in a topic's title is a dollar sign
-    "font.size": 8.5,
+    "font.size": 9.5,
     "font.family": "sans-serif",
 }
-WIDTH, LEFT, RIGHT, TOP, PLOT, BOTTOM = 7.0, 0.5, 0.15, 0.12, 1.8, 0.32  # inches
-ROW = 0.2  # one legend row
+# Inches; shown at its own size (6.6 in = 634 px), the text is as large as the page's small print.
+WIDTH, LEFT, RIGHT, TOP, PLOT, BOTTOM = 6.6, 0.5, 0.15, 0.12, 1.8, 0.34
+ROW = 0.22  # one legend row
 LABEL = 44  # legend labels longer than this are cut (the table has them whole)
 MARK = "<!-- readinglist-chart "
 
