@@ -41,6 +41,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--browser", action="store_true", help="measure one query's bytes in headless Chromium")
     parser.add_argument("--no-parallel", action="store_true", help="skip the -j 3 builds")
     parser.add_argument("--no-search", action="store_true", help="skip the search measurements")
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="NAME=VALUE",
+        help="one more [site] setting, in TOML (charts = false): the same list with a feature off",
+    )  # fmt: skip
     return parser.parse_args(argv)
 
 
@@ -98,6 +102,7 @@ class Bench:
             "n": self.args.n, "seed": self.args.seed, "machine": environment.describe(),
             "steps": self.recorded(), "counts": self.counts, "floor": floor_results,
         }  # fmt: skip
+        results["settings"] = self.args.set
         results["search"] = {} if self.args.no_search else self.search()
         if environment.source_digest() != source:  # an editable install measures whatever is on disk
             results["warning"] = "readinglist's source changed during the run: steps measured different code"
@@ -123,7 +128,7 @@ class Bench:
     def setup(self) -> Corpus:
         """Dumps and project files, import, notes (named by citation key), then generate twice."""
         corpus = make_corpus(self.args.n, self.args.seed)
-        project.write_project(self.root, corpus)
+        project.write_project(self.root, corpus, self.args.set)
         self.step("import", readinglist("import"))
         self.notes = project.write_notes(self.root)
         self.counts["generate_written"] = environment.files_written(self.step("generate", readinglist("generate")))

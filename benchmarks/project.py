@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 from synthetic import Corpus, extra_listing_record, slug, write_dumps
@@ -27,15 +28,16 @@ A note on this paper, written by hand. It has a list:
 """
 
 
-def write_project(root: Path, corpus: Corpus) -> list[Path]:
-    """Lay out a project at ``root`` (dumps, settings, copied pages); return the dumps."""
+def write_project(root: Path, corpus: Corpus, settings: Sequence[str] = ()) -> list[Path]:
+    """Lay out a project at ``root`` (dumps, settings and ``settings`` lines, copied pages); return the dumps."""
     for rel in COPIED:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         if (REPO / rel).is_dir():
             shutil.copytree(REPO / rel, root / rel, dirs_exist_ok=True)
         elif (REPO / rel).exists():  # docs/_static/ only once there is something to show
             shutil.copyfile(REPO / rel, root / rel)
-    (root / "conf" / "readinglist.toml").write_text(SETTINGS.format(n=len(corpus.works)), encoding="utf-8")
+    text = SETTINGS.format(n=len(corpus.works)) + "".join(f"{line}\n" for line in settings)
+    (root / "conf" / "readinglist.toml").write_text(text, encoding="utf-8")
     return write_dumps(corpus, root / "conf" / "sources")
 
 
