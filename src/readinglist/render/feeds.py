@@ -20,7 +20,7 @@ from typing import Any
 
 from feedgen.feed import FeedGenerator
 
-from ..enrich.pipeline import Library
+from ..enrich.pipeline import Library, work_credit
 from ..latex import to_text
 from ..model import Paper
 from .authors import initial
@@ -113,9 +113,10 @@ def _entry(fg: FeedGenerator, paper: Paper, notes: Notes, base: str) -> None:
     entry.title(display_title(paper))
     entry.link(href=_href(base, page), rel="alternate", type="text/html")
     entry.updated(entry_date(paper, notes))
-    for name in paper.work.authors:
-        if clean(to_text(name)):
-            entry.author(name=clean(to_text(name)))
+    credit = work_credit(paper.work)  # as the page names them: the listed authors, then "with" owners
+    for name in dict.fromkeys(clean(to_text(n)) for n in (*credit.listed, *credit.with_)):
+        if name:
+            entry.author(name=name)
     said = [LABELS[s] for s in [status(paper, notes)] if s]
     summary = " · ".join([*said, clean(paper.tldr)]) if paper.tldr or said else ""  # the TL;DR is plain text
     if summary:

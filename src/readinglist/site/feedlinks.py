@@ -3,7 +3,7 @@
 ``render/feeds.py`` writes the feeds under docs/ with ``feeds/index.json``, which names the feeds
 each page advertises ("*": the whole list's feed, on every page). The page's head gets one link
 per feed, relative to the page, so the site works from any folder or address. The selection's
-script (``static/readinglist-selection.js``) is added to every page here too.
+script and style (``static/readinglist-selection.*``) are added to every page here too.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from ..render.feeds import FOLDER, INDEX
 from ..writer import write_if_changed
 
 SELECTION_JS = "readinglist-selection.js"
+SELECTION_CSS = "readinglist-selection.css"
 _FEEDS: dict[str, dict[str, list[list[str]]]] = {}  # by source folder: the index, read once per build
 
 
@@ -27,6 +28,7 @@ def setup(app: Sphinx) -> None:
     app.connect("html-page-context", _advertise)
     app.connect("build-finished", _copy_feeds)
     app.add_js_file(SELECTION_JS, loading_method="defer")
+    app.add_css_file(SELECTION_CSS)
 
 
 def _read_index(app: Sphinx) -> None:
