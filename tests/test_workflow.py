@@ -185,3 +185,17 @@ def test_recent_follows_added_dates_never_a_clock(seeds: tuple[Library, dict[str
 
 def test_the_seed_notes_are_valid() -> None:
     assert len(load_notes(SEEDS / "docs" / "notes")) >= 8
+
+
+def test_author_pages_name_each_papers_status(seeds: tuple[Library, dict[str, Note]]) -> None:
+    library, notes = seeds
+    pages = site_pages(library, notes, {}, {"title": "T", "description": "D"}, [])
+    said = {
+        item["doc"]: item["reason"]
+        for path, page in pages.items()
+        if path.startswith("authors/")
+        for block in LINKS.findall(page)
+        for item in map(json.loads, block.splitlines())
+    }
+    assert said["papers/zhoudasgd"] == "to read" and said["papers/lin2019aligraph"] == "skipped"
+    assert said["papers/lin2020swaptext"] == ""  # no note

@@ -17,6 +17,7 @@ from .charts import author_min, chart, topic_stack
 from .environment import render
 from .escape import Md, md_text
 from .links import AUTHORS, link_list, newest_first, plural, url
+from .workflow import LABELS, Notes, status
 
 OTHER = "other"  # last names that do not start with a letter a-z once accents are folded
 TOP = 20  # the most frequent authors, listed on the index page
@@ -37,30 +38,36 @@ def author_urls(library: Library) -> dict[str, str]:
     return {a.id: url(f"{AUTHORS}/{initial(a)}", f"author-{a.id}") for a in library.authors}
 
 
-def author_pages(library: Library) -> dict[str, str]:
+def author_pages(library: Library, notes: Notes | None = None) -> dict[str, str]:
+    """``notes``: each note's front matter by slug; each paper's item names its reading status."""
     by_key = library.by_key()
+    said = {p.key: LABELS[s].lower() for p in library.papers if (s := status(p, notes or {}))}
     groups: dict[str, list[Author]] = defaultdict(list)
     for author in sorted(library.authors, key=lambda a: (last_name(a), a.name, a.id)):
         groups[initial(author)].append(author)
     pages = {
-        f"{AUTHORS}/{letter}.md": _letter_page(letter, members, by_key, library.topics)
+        f"{AUTHORS}/{letter}.md": _letter_page(letter, members, by_key, library.topics, said)
         for letter, members in groups.items()
     }
     pages[f"{AUTHORS}/index.md"] = _index_page(library, groups)
     return pages
 
 
-def _letter_page(letter: str, members: list[Author], by_key: dict[str, Paper], topics: tuple[Topic, ...]) -> str:
+def _letter_page(
+    letter: str, members: list[Author], by_key: dict[str, Paper], topics: tuple[Topic, ...], said: dict[str, str]
+) -> str:
     heading = "Other last names" if letter == OTHER else letter.upper()
     return render(
         "authors.md.j2",
         title=f"Authors: {heading}",
         intro=f"{plural(len(members), 'author')}, by last name, each with their papers in this list, newest first.",
-        authors=[_section(a, by_key, topics) for a in members],
+        authors=[_section(a, by_key, topics, said) for a in members],
     )
 
 
-def _section(author: Author, by_key: dict[str, Paper], topics: tuple[Topic, ...]) -> dict[str, object]:
+def _section(
+    author: Author, by_key: dict[str, Paper], topics: tuple[Topic, ...], said: dict[str, str]
+) -> dict[str, object]:
     flagged = {f.key: f.evidence for f in author.flags}
     papers = newest_first([by_key[k] for k in author.papers])
     intro = plural(len(papers), "paper")
@@ -76,7 +83,7 @@ def _section(author: Author, by_key: dict[str, Paper], topics: tuple[Topic, ...]
         "name": Md(f"{{readinglist-anchor}}`author-{author.id}`{md_text(author.name)}"),
         "chart": drawn,
         "intro": intro + ".",
-        "items": link_list([(p, "") for p in own]),
+        "items": link_list([(p, said.get(p.key, "")) for p in own]),  # "— to read"
         "flagged": link_list([(by_key[k], why) for k, why in sorted(flagged.items())]),
     }
 

@@ -38,7 +38,7 @@ def site_pages(
         for p in library.papers
     }
     pages.update(topic_pages(library, {slug: note.meta for slug, note in notes.items()}, graph))
-    pages.update(author_pages(library))
+    pages.update(author_pages(library, {slug: note.meta for slug, note in notes.items()}))
     pages.update(reading_pages(library, {slug: note.meta for slug, note in notes.items()}))  # tags/, queue.md
     pages["years.md"] = years_page(library)
     pages.update(bibliography_files(library, bibtex))  # the page, the copy it lists, the .bib download
