@@ -23,6 +23,7 @@ from readinglist.render.pages import site_pages
 from readinglist.render.reading import queue_page, reading_pages, tag_slug
 from readinglist.render.workflow import badge, progress, recent
 from readinglist.site.assemble import build_library
+from readinglist.site.facets import facet_values
 
 LINKS = re.compile(r"```\{readinglist-links\}\n(.*?)\n```", re.S)
 FUSION = {"lin2018fusionstitching", "lin2019fusionstitching", "zhengfusionstitching"}
@@ -199,3 +200,7 @@ def test_author_pages_name_each_papers_status(seeds: tuple[Library, dict[str, No
     }
     assert said["papers/zhoudasgd"] == "to read" and said["papers/lin2019aligraph"] == "skipped"
     assert said["papers/lin2020swaptext"] == ""  # no note
+
+
+def test_the_search_filters_skimmed_as_read() -> None:
+    assert facet_values({}, {"status": "skimmed"}, {})["status"] == ["read"]

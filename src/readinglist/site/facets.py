@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ReadingListError
+from ..render.frontmatter import status_of
 from ..render.notes import read_note
 from ..render.registry import Search, search_of
 from .manifest import RECORDS
@@ -43,14 +44,14 @@ def _data(kind: str, name: str, value: str, *, shown_as_html: bool = False) -> s
 def facet_values(record: Mapping[str, Any], note: Mapping[str, Any], topics: Mapping[str, str]) -> dict[str, list[str]]:
     """Each filter's values for one record: ``topics`` maps topic ids to the titles readers see."""
     tags = [*_strings(record.get("keywords")), *_strings(note.get("tags"))]
-    status = note.get("status")
+    status = status_of(note.get("status"))  # skimmed, an older word, is filtered as read
     return {
         "topic": [label for labels in _topic_labels(record, topics).values() for label in labels],
         "year": [str(record["year"])] if isinstance(record.get("year"), int) else [],
         "author": _strings(record.get("authors")),
         "category": _strings(record.get("categories")),
         "venue": _strings([record.get("venue")]),
-        "status": [status] if isinstance(status, str) and status.strip() else [],
+        "status": [status] if status else [],
         "tag": list(dict.fromkeys(t.strip() for t in tags if t.strip())),
     }
 
