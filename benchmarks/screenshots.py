@@ -1,6 +1,9 @@
-"""The guide's screenshots: a filtered search, a topic page, a paper page and its Cite menu on a phone.
+"""The guide's screenshots: a filtered search, a topic page, a paper page and its Cite menu on a phone,
+and the reading queue in light and dark.
 
-Builds this repository's reading list in a temporary copy (the working tree is never written),
+Builds this repository's reading list in a temporary copy (the working tree is never written;
+the queue is the seed list's, tests/fixtures/seeds, whose notes mark papers to read: this list's
+own notes are its owner's and mark none),
 serves it on loopback (Pagefind loads its index over HTTP) and takes PNGs with Debian's
 Chromium through Playwright (no browser download). Run from the repository root:
 
@@ -100,6 +103,16 @@ def _down_to(page: Any, selector: str) -> dict[str, float]:
     return {"x": 0, "y": 0, "width": page.viewport_size["width"], "height": box["y"] + box["height"] + 24}
 
 
+def queue(page: Any, base: str) -> dict[str, Any]:
+    page.goto(base + "queue.html")
+    return {"full_page": True, "clip": _down_to(page, "article[role=main]")}
+
+
+def queue_dark(page: Any, base: str) -> dict[str, Any]:
+    page.emulate_media(color_scheme="dark")
+    return queue(page, base)
+
+
 Shot = Callable[[Any, str], dict[str, Any]]
 SHOTS: dict[str, tuple[Shot, dict[str, int]]] = {
     "search-filtered.png": (search, DESKTOP),
@@ -107,16 +120,21 @@ SHOTS: dict[str, tuple[Shot, dict[str, int]]] = {
     "paper-phone.png": (paper, PHONE),
     "cite-phone.png": (cite, PHONE),
 }
+SEEDS = REPO / "tests" / "fixtures" / "seeds"
+SEED_SHOTS: dict[str, tuple[Shot, dict[str, int]]] = {  # taken on the seed list
+    "queue-light.png": (queue, DESKTOP),
+    "queue-dark.png": (queue_dark, DESKTOP),
+}
 
 
-def shoot(html: Path, out: Path) -> list[Path]:
-    """One PNG per entry of SHOTS, at device scale 1 (small files: the guide shows them scaled)."""
+def shoot(html: Path, out: Path, shots: dict[str, tuple[Shot, dict[str, int]]] = SHOTS) -> list[Path]:
+    """One PNG per entry of ``shots``, at device scale 1 (small files: the guide shows them scaled)."""
     from playwright.sync_api import sync_playwright
 
     out.mkdir(parents=True, exist_ok=True)
     with serve(html) as base, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=ARGS)
-        for name, (visit, viewport) in SHOTS.items():
+        for name, (visit, viewport) in shots.items():
             context = browser.new_context(viewport=viewport, device_scale_factor=1, color_scheme="light")
             page = context.new_page()
             options = visit(page, base)
@@ -124,14 +142,14 @@ def shoot(html: Path, out: Path) -> list[Path]:
             page.screenshot(path=str(out / name), animations="disabled", **options)
             context.close()
         browser.close()
-    return [out / name for name in SHOTS]
+    return [out / name for name in shots]
 
 
 def check(guide: Path = GUIDE, folder: Path = OUT) -> list[str]:
     """What is wrong between the guide and its screenshots, one line each (nothing: all is well)."""
     text = guide.read_text(encoding="utf-8")
     problems = []
-    for name in SHOTS:
+    for name in SHOTS | SEED_SHOTS:
         path = folder / name
         if not re.search(rf"!\[[^\]\s][^\]]*\]\(_static/screenshots/{re.escape(name)}\)", text):
             problems.append(f"{guide}: does not show {name} with alt text")
@@ -142,7 +160,7 @@ def check(guide: Path = GUIDE, folder: Path = OUT) -> list[str]:
     problems += [
         f"{path}: not one of the screenshots this script takes"
         for path in sorted(folder.glob("*"))
-        if path.name not in SHOTS
+        if path.name not in SHOTS | SEED_SHOTS
     ]
     return problems
 
@@ -154,11 +172,12 @@ def main() -> None:
     args = parser.parse_args()
     if args.check:
         problems = check(GUIDE, args.out)
-        print("\n".join(problems) or f"{GUIDE.name}: {len(SHOTS)} screenshots, each shown")
+        print("\n".join(problems) or f"{GUIDE.name}: {len(SHOTS | SEED_SHOTS)} screenshots, each shown")
         raise SystemExit(1 if problems else 0)
     with tempfile.TemporaryDirectory(prefix="readinglist-shots-") as tmp:
         html = build(copy_list(Path(tmp) / "list"))
-        for path in shoot(html, args.out):
+        seeds = build(Path(shutil.copytree(SEEDS, Path(tmp) / "seeds")))
+        for path in [*shoot(html, args.out), *shoot(seeds, args.out, SEED_SHOTS)]:
             print(f"{path}: {path.stat().st_size // 1024} KB")
 
 
