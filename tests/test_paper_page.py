@@ -154,7 +154,7 @@ def test_the_cite_menu_offers_bibtex_plain_text_and_markdown(seeds: tuple[Librar
     tabs = _menu(menu.group(0))
     assert [(label, lexer) for label, lexer, _ in tabs] == [
         ("BibTeX", "bibtex"),
-        ("BibLaTeX", "bibtex"),
+        ("BibLaTeX", "bib"),
         ("RIS", "text"),
         ("CSL-JSON", "json"),
         ("ACL", "text"),

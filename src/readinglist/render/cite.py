@@ -56,7 +56,7 @@ class CiteFormat:
 
 FORMATS: tuple[CiteFormat, ...] = (
     CiteFormat("BibTeX", "bibtex", lambda c: c.bibtex),
-    CiteFormat("BibLaTeX", "bibtex", lambda c: c.biblatex),
+    CiteFormat("BibLaTeX", "bib", lambda c: c.biblatex),  # Pygments' other name for BibTeX: its own CSS class
     CiteFormat("RIS", "text", lambda c: ris(c.csl) if c.csl else ""),
     CiteFormat("CSL-JSON", "json", lambda c: csl_json([c.csl]) if c.csl else ""),
     CiteFormat("ACL", "text", lambda c: c.acl),
