@@ -53,6 +53,10 @@ def test_a_paper_graph_has_its_related_papers_and_the_links_among_them() -> None
     ]  # each symmetric link once, with its reason
     assert paper_graph(a, {p.key: p for p in (a, b, c)}) == paper_graph(a, {p.key: p for p in (c, b, a)})
     assert paper_graph(_paper("alone"), {}) == ""
+    same = {k: _paper(k, title="Same title", year=y) for k, y in (("s1", 2019), ("s2", 2020))}
+    other = _paper("o", (("s1", "similar content (x)"), ("s2", "similar content (x)")), title="Other")
+    labels = [n[1] for n in _data(paper_graph(other, same))["nodes"]]
+    assert labels == ["Other", "Same title (2019)", "Same title (2020)"]  # versions told apart by their year
 
 
 def test_edge_kinds_and_labels() -> None:

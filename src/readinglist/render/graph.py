@@ -54,9 +54,18 @@ def _r(value: float) -> float:
 Edge = tuple[int, int, str, str]  # two nodes' indexes, the kind of link, its reason
 
 
-def _block(nodes: list[list[object]], edges: list[Edge], kind: str) -> Md:
-    data = {"kind": kind, "nodes": nodes, "edges": [list(e) for e in edges]}
+def _block(nodes: list[list[object]], edges: list[Edge], kind: str, papers: Sequence[Paper]) -> Md:
+    data = {"kind": kind, "nodes": _told_apart(nodes, papers), "edges": [list(e) for e in edges]}
     return fence(json.dumps(data, separators=(",", ":")), "{readinglist-graph}")  # ASCII: no line breaks
+
+
+def _told_apart(nodes: list[list[object]], papers: Sequence[Paper]) -> list[list[object]]:
+    """Labels two nodes share ("FusionStitching", three versions of one system) get their year."""
+    labels = [str(n[1]) for n in nodes]
+    for node, paper in zip(nodes, papers, strict=True):
+        if labels.count(str(node[1])) > 1 and paper.work.year:
+            node[1] = f"{node[1]} ({paper.work.year})"
+    return nodes
 
 
 def paper_graph(paper: Paper, by_key: dict[str, Paper]) -> Md:
@@ -68,7 +77,7 @@ def paper_graph(paper: Paper, by_key: dict[str, Paper]) -> Md:
     angles = [2 * math.pi * i / len(near) - math.pi / 2 for i in range(len(near))]
     nodes = [_node(paper, (0.0, 0.0), centre=True)]
     nodes += [_node(p, (RADIUS * math.cos(a), RADIUS * math.sin(a))) for p, a in zip(near, angles, strict=True)]
-    return _block(nodes, _edges([paper, *near]), "paper")
+    return _block(nodes, _edges([paper, *near]), "paper", [paper, *near])
 
 
 def _edges(papers: Sequence[Paper]) -> list[Edge]:
@@ -92,7 +101,7 @@ def topic_graph(members: Sequence[Paper]) -> Md:
     if not edges:
         return Md("")
     xy = spring_layout(len(chosen), [(a, b) for a, b, _, _ in edges])
-    return _block([_node(p, (x, y)) for p, (x, y) in zip(chosen, xy, strict=True)], edges, "topic")
+    return _block([_node(p, (x, y)) for p, (x, y) in zip(chosen, xy, strict=True)], edges, "topic", chosen)
 
 
 def spring_layout(n: int, edges: list[tuple[int, int]], iterations: int = 120) -> list[tuple[float, float]]:
