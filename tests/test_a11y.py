@@ -258,8 +258,9 @@ def test_cite_menu_and_about_block_by_keyboard(browser: Any, site: str, mode: st
     page.keyboard.press("Enter")
     assert about.evaluate("e => e.open") and "Citation key: alyamkinlowpower" in about.inner_text()
     page.locator(".readinglist-cite > input:checked").focus()
-    page.keyboard.press("ArrowRight")
-    assert page.locator(".readinglist-cite > input:checked + label").inner_text() == "Plain text"
+    for label in ["BibLaTeX", "RIS", "CSL-JSON", "ACL", "Plain text"]:  # render/cite.py FORMATS, in order
+        page.keyboard.press("ArrowRight")
+        assert page.locator(".readinglist-cite > input:checked + label").inner_text() == label
     plain = page.locator(".readinglist-cite > input:checked + label + .sd-tab-content pre")
     assert plain.is_visible() and "Examining the state-of-the-art" in plain.inner_text()
     assert plain.evaluate("e => e.scrollWidth <= e.clientWidth")  # one long line, wrapped
