@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..enrich.pipeline import Library
-from ..model import Paper, Work
+from ..model import Paper
 from .bibliography import derive
 from .bibsets import ALL, bib_set, csl_path, set_name
 from .export import csl_item, csl_json
@@ -26,11 +26,12 @@ def export_files(
     meta = {slug: note.meta for slug, note in notes.items()}
     files = feed_files(library, meta, site)
     works = {p.key: p.work for p in library.papers}
+    items = {p.key: csl_item(p.key, derive(p.work, works)) for p in library.papers}  # once, for every set
     for name, papers in _sets(library, meta):
         if papers:
             path, text = bib_set(name, papers, bibtex)
             files |= {path: text} if name != ALL else {}  # the bibliography writes the whole list's .bib
-            files[csl_path(name)] = csl_set(papers, works)
+            files[csl_path(name)] = csl_json([items[p.key] for p in papers])
     return files
 
 
@@ -42,8 +43,3 @@ def _sets(library: Library, notes: Mapping[str, Mapping[str, Any]]) -> list[tupl
             sets.append((set_name("topic", sub.id), [p for p in library.papers if sub.id in p.subtopics]))
     sets += [(set_name("tag", slug), papers) for slug, (_, papers) in tagged(library, notes).items()]
     return sets
-
-
-def csl_set(papers: Sequence[Paper], works: dict[str, Work]) -> str:
-    """The papers as one CSL-JSON list: the items their Cite menus show."""
-    return csl_json([csl_item(p.key, derive(p.work, works)) for p in papers])

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from feedgen.entry import FeedEntry
 from feedgen.feed import FeedGenerator
 
 from ..enrich.pipeline import Library, work_credit
@@ -49,7 +50,10 @@ def feed_files(library: Library, notes: Notes, site: Mapping[str, str]) -> dict[
     """``{path under docs/: text}``: one Atom file per feed and the index of who advertises what."""
     base = site.get("base_url", "").rstrip("/")
     feeds = list(_feeds(library, notes, site.get("title", "Reading list")))
-    files = {f"{FOLDER}/{feed.name}.xml": atom(feed, notes, base) for feed in feeds}
+    # Every paper's place in the whole list's order, and its entry, made once for all its feeds.
+    rank = {p.key: i for i, p in enumerate(newest(library.papers, notes, len(library.papers)))}
+    entries: dict[str, FeedEntry] = {}
+    files = {f"{FOLDER}/{feed.name}.xml": atom(feed, notes, base, rank, entries) for feed in feeds}
     index: dict[str, list[list[str]]] = {}
     for feed in feeds:
         index.setdefault("*" if feed.name == "all" else feed.page, []).append([feed.title, f"{feed.name}.xml"])
@@ -88,12 +92,16 @@ def entry_date(paper: Paper, notes: Notes) -> datetime.datetime:
 
 
 def newest(papers: Sequence[Paper], notes: Notes, limit: int = LIMIT) -> list[Paper]:
-    return sorted(papers, key=lambda p: (-entry_date(p, notes).timestamp(), p.key))[:limit]
+    dated = sorted((-entry_date(p, notes).timestamp(), p.key, i) for i, p in enumerate(papers))
+    return [papers[i] for _, _, i in dated[:limit]]
 
 
-def atom(feed: Feed, notes: Notes, base: str) -> str:
-    """The feed as Atom XML (feedgen checks the required elements: id, title, updated, link)."""
-    entries = newest(feed.papers, notes)
+def atom(feed: Feed, notes: Notes, base: str, rank: Mapping[str, int], made: dict[str, FeedEntry]) -> str:
+    """The feed as Atom XML (feedgen checks the required elements: id, title, updated, link).
+
+    ``rank``: each paper's place in the whole list, newest first; ``made``: the entries made so far.
+    """
+    entries = sorted(feed.papers, key=lambda p: rank[p.key])[:LIMIT]
     fg = FeedGenerator()
     fg.id(_id(base, f"{FOLDER}/{feed.name}.xml"))
     fg.title(feed.title)
@@ -101,13 +109,15 @@ def atom(feed: Feed, notes: Notes, base: str) -> str:
     fg.link(href=_href(base, f"{feed.page}.html"), rel="alternate", type="text/html")
     fg.updated(entry_date(entries[0], notes) if entries else EPOCH)
     fg.generator("readinglist")
-    for paper in reversed(entries):  # feedgen puts each new entry first
-        _entry(fg, paper, notes, base)
+    for paper in entries:
+        if paper.key not in made:
+            made[paper.key] = _entry(paper, notes, base)
+        fg.add_entry(made[paper.key], order="append")
     return str(fg.atom_str(pretty=True).decode("utf-8"))
 
 
-def _entry(fg: FeedGenerator, paper: Paper, notes: Notes, base: str) -> None:
-    entry = fg.add_entry()
+def _entry(paper: Paper, notes: Notes, base: str) -> FeedEntry:
+    entry = FeedEntry()
     page = f"{PAPERS}/{paper.slug}.html"
     entry.id(_id(base, page))
     entry.title(display_title(paper))
@@ -123,6 +133,7 @@ def _entry(fg: FeedGenerator, paper: Paper, notes: Notes, base: str) -> None:
         entry.summary(summary)
     for topic in paper.topics:
         entry.category(term=topic)
+    return entry
 
 
 def _href(base: str, path: str) -> str:
