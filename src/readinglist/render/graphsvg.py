@@ -71,14 +71,13 @@ def _caption(paper: bool, n: int) -> str:
 
 
 def _label(node: Sequence[Any], paper: bool) -> tuple[float, float, str, str]:
-    """Where a node's visible label goes: beside it, away from the middle, on a paper's graph;
-    under it on a topic's (x, y, anchor, text)."""
+    """Where a node's visible label goes (x, y, anchor, text): centred under the node, or above it
+    for the upper half of a paper's circle, so labels point away from the middle and the graph
+    stays narrow enough for a phone."""
     x, y, label, centre = float(node[3]), float(node[4]), str(node[1]), bool(node[5])
-    if centre or not paper:
-        return x, y + (CENTRE_R if centre else NODE_R) + FONT + 2, "middle", label
-    if abs(x) < 1:
-        return x, y + (-NODE_R - 6 if y < 0 else NODE_R + FONT + 2), "middle", label
-    return x + (NODE_R + 5) * (1 if x > 0 else -1), y + FONT / 3, "start" if x > 0 else "end", label
+    if paper and not centre and y < -1:
+        return x, y - NODE_R - 5, "middle", label
+    return x, y + (CENTRE_R if centre else NODE_R) + FONT + 2, "middle", label
 
 
 def _viewbox(labels: Sequence[tuple[float, float, str, str]], nodes: Sequence[Sequence[Any]]) -> list[float]:
