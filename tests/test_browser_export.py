@@ -23,6 +23,7 @@ import yaml
 from pybtex.database import parse_string
 
 from conftest import copy_seeds
+from test_a11y import AXE, AXE_RUN
 
 feedparser = pytest.importorskip("feedparser")
 playwright = pytest.importorskip("playwright.sync_api")
@@ -173,6 +174,11 @@ def test_a_selection_across_pages_downloads_exactly_the_ticked_papers(site: str,
     assert page.locator('.readinglist-select input[data-slug="lin2019dl2"]').is_checked() is False
     _tick(page, "lin2019dl2")
     assert page.get_by_role("status").inner_text() == "3 papers selected"
+    if AXE.is_file():  # the panel and the checkboxes in view, in light and dark
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            page.add_script_tag(path=str(AXE))
+            assert page.evaluate(AXE_RUN) == [], scheme
     keys = set(parse_string(_download(page), "bibtex").entries)
     assert keys == {"wang2018graphadaptive", "gaovacl", "lin2019dl2"}
     page.goto(f"{site}/topics/vision.html")
