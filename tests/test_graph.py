@@ -13,7 +13,15 @@ from hypothesis import strategies as st
 
 from conftest import copy_seeds
 from readinglist.model import Link, Paper, Work
-from readinglist.render.graph import TOPIC_NODES, TOPIC_SIZE, edge_kind, paper_graph, short_label, topic_graph
+from readinglist.render.graph import (
+    PAPER_NODES,
+    TOPIC_NODES,
+    TOPIC_SIZE,
+    edge_kind,
+    paper_graph,
+    short_label,
+    topic_graph,
+)
 from readinglist.render.graphsvg import figure
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -53,6 +61,9 @@ def test_a_paper_graph_has_its_related_papers_and_the_links_among_them() -> None
     ]  # each symmetric link once, with its reason
     assert paper_graph(a, {p.key: p for p in (a, b, c)}) == paper_graph(a, {p.key: p for p in (c, b, a)})
     assert paper_graph(_paper("alone"), {}) == ""
+    many = {f"m{i:02d}": _paper(f"m{i:02d}") for i in range(PAPER_NODES + 5)}
+    hub = _data(paper_graph(_paper("hub", tuple((k, "similar content (x)") for k in many)), many))
+    assert len(hub["nodes"]) == PAPER_NODES + 1 and hub["more"] == 5  # the first of its links, and a count
     same = {k: _paper(k, title="Same title", year=y) for k, y in (("s1", 2019), ("s2", 2020))}
     other = _paper("o", (("s1", "similar content (x)"), ("s2", "similar content (x)")), title="Other")
     labels = [n[1] for n in _data(paper_graph(other, same))["nodes"]]

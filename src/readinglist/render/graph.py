@@ -19,6 +19,7 @@ from ..model import Paper
 from .escape import Md, clean, fence
 from .links import PAPERS, display_title
 
+PAPER_NODES = 12  # a paper's graph shows the first of its related papers (versions first), as a circle can
 TOPIC_NODES = 30  # a topic's graph shows its most connected papers: more is unreadable on a phone
 LABEL_CHARS = 22  # a node's visible label; its full title is the link's accessible name
 RADIUS = 130.0  # a paper's neighbours sit on a circle around it
@@ -54,8 +55,9 @@ def _r(value: float) -> float:
 Edge = tuple[int, int, str, str]  # two nodes' indexes, the kind of link, its reason
 
 
-def _block(nodes: list[list[object]], edges: list[Edge], kind: str, papers: Sequence[Paper]) -> Md:
-    data = {"kind": kind, "nodes": _told_apart(nodes, papers), "edges": [list(e) for e in edges]}
+def _block(nodes: list[list[object]], edges: list[Edge], kind: str, papers: Sequence[Paper], more: int) -> Md:
+    """``more``: how many papers the graph leaves out (its caption says so)."""
+    data = {"kind": kind, "nodes": _told_apart(nodes, papers), "edges": [list(e) for e in edges], "more": more}
     return fence(json.dumps(data, separators=(",", ":")), "{readinglist-graph}")  # ASCII: no line breaks
 
 
@@ -69,15 +71,16 @@ def _told_apart(nodes: list[list[object]], papers: Sequence[Paper]) -> list[list
 
 
 def paper_graph(paper: Paper, by_key: dict[str, Paper]) -> Md:
-    """The paper in the middle, its related papers around it in the related list's order, with
-    the links among them too; nothing when it has none."""
-    near = [by_key[link.key] for link in paper.related if link.key in by_key]
+    """The paper in the middle, its first PAPER_NODES related papers around it in the related
+    list's order, with the links among them too; nothing when it has none."""
+    linked = [by_key[link.key] for link in paper.related if link.key in by_key]
+    near = linked[:PAPER_NODES]
     if not near:
         return Md("")
     angles = [2 * math.pi * i / len(near) - math.pi / 2 for i in range(len(near))]
     nodes = [_node(paper, (0.0, 0.0), centre=True)]
     nodes += [_node(p, (RADIUS * math.cos(a), RADIUS * math.sin(a))) for p, a in zip(near, angles, strict=True)]
-    return _block(nodes, _edges([paper, *near]), "paper", [paper, *near])
+    return _block(nodes, _edges([paper, *near]), "paper", [paper, *near], len(linked) - len(near))
 
 
 def _edges(papers: Sequence[Paper]) -> list[Edge]:
@@ -96,12 +99,14 @@ def topic_graph(members: Sequence[Paper]) -> Md:
     """The topic's TOPIC_NODES papers with the most links inside it, and those links."""
     keys = {p.key for p in members}
     degree = {p.key: sum(link.key in keys for link in p.related) for p in members}
-    chosen = sorted((p for p in members if degree[p.key]), key=lambda p: (-degree[p.key], p.key))[:TOPIC_NODES]
+    linked = sorted((p for p in members if degree[p.key]), key=lambda p: (-degree[p.key], p.key))
+    chosen = linked[:TOPIC_NODES]
     edges = _edges(chosen)
     if not edges:
         return Md("")
     xy = spring_layout(len(chosen), [(a, b) for a, b, _, _ in edges])
-    return _block([_node(p, (x, y)) for p, (x, y) in zip(chosen, xy, strict=True)], edges, "topic", chosen)
+    nodes = [_node(p, (x, y)) for p, (x, y) in zip(chosen, xy, strict=True)]
+    return _block(nodes, edges, "topic", chosen, len(linked) - len(chosen))
 
 
 def spring_layout(n: int, edges: list[tuple[int, int]], iterations: int = 120) -> list[tuple[float, float]]:

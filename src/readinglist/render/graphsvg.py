@@ -54,18 +54,21 @@ def figure(data: dict[str, Any], hrefs: Sequence[str]) -> str:
     return (
         f'<figure class="rl-graph rl-graph-{text(data["kind"])}" data-pagefind-ignore="all">'
         f'<div class="rl-graph-scroll">{svg}</div>'
-        f'<figcaption id="{CAPTION_ID}">{_caption(paper, len(nodes))}</figcaption></figure>\n'
+        f'<figcaption id="{CAPTION_ID}">{_caption(paper, len(nodes), int(data.get("more", 0)))}</figcaption>'
+        "</figure>\n"
     )
 
 
-def _caption(paper: bool, n: int) -> str:
+def _caption(paper: bool, n: int, more: int) -> str:
     if paper:
+        which = f"its first {n - 1} related papers, of {n - 1 + more}" if more else "its related papers"
         return (
-            "Graph of this paper (in the middle) and its related papers; each line is a link with its reason "
-            f"({LEGEND}). The lists above give the same links in words."
+            f"Graph of this paper (in the middle) and {which}; each line is a link with its reason "
+            f"({LEGEND}). The lists above give every link in words."
         )
+    which = f"the {n} most linked papers of this page, of {n + more} with links," if more else "this page's papers"
     return (
-        f"Graph of the {n} most linked papers of this page and the links among them ({LEGEND}). "
+        f"Graph of {which} and the links among them ({LEGEND}). "
         "Each paper's page lists its related papers with the reasons."
     )
 

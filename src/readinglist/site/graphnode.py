@@ -46,6 +46,8 @@ def _check(data: Any) -> None:
     nodes_, edges = data["nodes"], data["edges"]
     if data["kind"] not in ("paper", "topic") or not isinstance(nodes_, list) or not isinstance(edges, list):
         raise ValueError
+    if not _numbers(data.get("more", 0)):
+        raise ValueError
     for doc, label, title, x, y, centre in nodes_:
         if not all(isinstance(v, str) for v in (doc, label, title)) or not _numbers(x, y, centre):
             raise ValueError
