@@ -68,8 +68,9 @@ def test_every_bibliography_title_links_to_its_paper_page(seed_site: tuple[Path,
 def test_the_whole_list_downloads_as_the_public_bibtex_of_the_pages(seed_site: tuple[Path, Path]) -> None:
     docs, out = seed_site
     page = (out / "bibliography.html").read_text(encoding="utf-8")
-    [download] = [a["href"] for a in _links(page) if "download" in a]
-    assert download.endswith(".bib") and (out / download).is_file()
+    downloads = [a["href"] for a in _links(page) if "download" in a]
+    [download] = [href for href in downloads if href.endswith(".bib")]  # and its CSL-JSON twin (test_feeds.py)
+    assert (out / download).is_file() and len(downloads) == 2
     data = parse_string((out / download).read_text(encoding="utf-8"), "bibtex")
     blocks = [_bibtex_block(path) for path in sorted((docs / "papers").glob("*.md"))]
     assert len(data.entries) == len(blocks) == SEED_PAPERS  # one entry per paper
