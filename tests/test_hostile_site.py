@@ -32,6 +32,8 @@ from readinglist.store.identity import identity_keys
 from readinglist.store.records import bib_name, to_work
 from test_escape import FRAGMENTS
 
+GENERATED_DOWNLOAD = re.compile(r"(reading-list|(topic|tag)-[a-z0-9-]+)\.(bib|json)")  # render/downloads.py
+
 HAZARDS = [
     "<script>alert(1)</script>",
     '<img src=x onerror="alert(2)">',
@@ -164,8 +166,9 @@ def _assert_no_injection(html_dir: Path) -> None:
                 src = str(element.get("src", ""))
                 assert src == "" or "_static/" in src or src == "pagefind/pagefind-ui.js", (page, element)
                 assert "alert(" not in element.get_text() and "passwd" not in element.get_text(), (page, element)
-    # The only download is the bibliography's .bib: a record's {download} payload stays text.
-    assert [p.name for p in (html_dir / "_downloads").rglob("*") if p.is_file()] == ["reading-list.bib"]
+    # The only downloads are the generator's (.bib and CSL-JSON): a record's {download} payload is text.
+    names = [p.name for p in (html_dir / "_downloads").rglob("*") if p.is_file()]
+    assert "reading-list.bib" in names and all(GENERATED_DOWNLOAD.fullmatch(name) for name in names), names
     assert "root:" not in "".join(p.read_text(errors="replace") for p in html_dir.rglob("*.html"))
 
 

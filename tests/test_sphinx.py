@@ -8,6 +8,7 @@ folder, so the generator never writes into tests/roots.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
@@ -17,6 +18,8 @@ import pytest
 
 from readinglist.latex import to_text
 from readinglist.store import bibfile
+
+GENERATED_DOWNLOAD = re.compile(r"(reading-list|(topic|tag)-[a-z0-9-]+)\.(bib|json)")  # render/downloads.py
 
 ROOT = Path(__file__).parent / "roots" / "test-basic"
 pytestmark = [
@@ -259,8 +262,9 @@ def test_hostile_record_is_shown_as_text(built) -> None:
     for literal in ("[x](javascript:alert(1))", "{download}`payload.txt`", "<img src=x onerror=alert(2)>"):
         assert literal in shown
     assert all(isinstance(c, str) for c in abstract.children)  # plain text: no links, code or roles
-    # The only download is the bibliography's .bib: a record's {download} payload is text.
-    assert [p.name for p in (outdir / "_downloads").rglob("*") if p.is_file()] == ["reading-list.bib"]
+    # The only downloads are the generator's (.bib and CSL-JSON): a record's {download} payload is text.
+    names = [p.name for p in (outdir / "_downloads").rglob("*") if p.is_file()]
+    assert "reading-list.bib" in names and all(GENERATED_DOWNLOAD.fullmatch(name) for name in names), names
     assert HOSTILE_TITLE in main_content(outdir / "topics" / "vision.html").words()
 
 

@@ -28,7 +28,7 @@ def export_files(
     works = {p.key: p.work for p in library.papers}
     items = {p.key: csl_item(p.key, derive(p.work, works)) for p in library.papers}  # once, for every set
     for name, papers in _sets(library, meta):
-        if papers:
+        if papers or name == ALL:  # the bibliography page links the whole list's files, even when empty
             path, text = bib_set(name, papers, bibtex)
             files |= {path: text} if name != ALL else {}  # the bibliography writes the whole list's .bib
             files[csl_path(name)] = csl_json([items[p.key] for p in papers])
