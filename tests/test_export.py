@@ -81,3 +81,11 @@ def test_csl_json_reads_as_plain_text() -> None:
     assert item["author"] == [{"family": "Lovelace", "given": "Ada"}, {"literal": "Plato"}]
     assert item["issued"] == {"date-parts": [[1843]]} and item["type"] == "article-journal"
     assert item["container-title"] == "Nature"
+
+
+def test_ris_names_the_editors_and_the_pages() -> None:
+    extra = (("editor", "Doe, Jane"), ("booktitle", "Handbook"), ("publisher", "P"), ("pages", "3--9"))
+    work = Work("k", "Chapter", authors=("Ada Lovelace",), year=2001, entry_type="incollection", extra=extra)
+    [record] = rispy.loads(_tabs(cite.citation(work, {}, ""))["RIS"])
+    assert record["type_of_reference"] == "CHAP" and record["secondary_title"] == "Handbook"
+    assert record["secondary_authors"] == ["Doe, Jane"] and (record["start_page"], record["end_page"]) == ("3", "9")

@@ -84,7 +84,7 @@ def ris(item: dict[str, Any]) -> str:
     record["title"] = item.get("title", "")
     record["authors"] = [_ris_name(n) for n in item.get("author", [])]
     if item.get("editor"):
-        record["editors"] = [_ris_name(n) for n in item["editor"]]
+        record["secondary_authors"] = [_ris_name(n) for n in item["editor"]]  # A2: a book's or proceedings' editors
     if "issued" in item:
         record["year"] = str(item["issued"]["date-parts"][0][0])
     simple = {"container-title": "secondary_title", "publisher": "publisher", "volume": "volume",
@@ -93,7 +93,7 @@ def ris(item: dict[str, Any]) -> str:
     if isinstance(record.get("notes"), str):
         record["notes"] = [record["notes"]]
     record |= {"urls": [item["URL"]]} if item.get("URL") else {}
-    first, _, last = str(item.get("page", "")).replace("--", "-").partition("-")
+    first, _, last = str(item.get("page", "")).replace("–", "-").replace("--", "-").partition("-")  # 3–9, as text
     record |= ({"start_page": first} if first else {}) | ({"end_page": last} if last else {})
     return str(rispy.dumps([record], implementation=_RisWriter, skip_unknown_tags=True)).strip() + "\n"
 
