@@ -16,6 +16,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
+from importlib.metadata import version
 from pathlib import Path
 
 import pybtex
@@ -63,9 +64,12 @@ def kept(previous: Path) -> Iterator[Cache]:
 
 @lru_cache(maxsize=1)
 def _stamp() -> str:
-    """A new pybtex, or a change to how cite.py formats, makes the kept references foreign."""
-    code = hashlib.sha256(Path(__file__).with_name("cite.py").read_bytes()).hexdigest()[:16]
-    return f"readinglist-citations pybtex {pybtex.__version__} cite.py {code}"
+    """A new pybtex or citeproc-py, or a change to how cite.py, export.py or the ACL style (the
+    vendored CSL file) format, makes the kept references foreign."""
+    here = Path(__file__).parent
+    sources = [here / "cite.py", here / "export.py", here.parent / "data" / "acl.csl"]
+    code = hashlib.sha256(b"".join(path.read_bytes() for path in sources)).hexdigest()[:16]
+    return f"readinglist-citations pybtex {pybtex.__version__} citeproc-py {version('citeproc-py')} cite.py {code}"
 
 
 def _load(path: Path) -> dict[str, list[str]]:
