@@ -33,7 +33,7 @@ def inputs_fingerprint(config: Config, hand_written: list[str]) -> str:
         digest.update(f"{note.name}|{sorted(parsed.meta.items())!r}|{parsed.has_body}|{parsed.body_line}".encode())
     digest.update("|".join(hand_written).encode())
     for source in sorted(PACKAGE.rglob("*")):  # a new version of the tool may render differently
-        if source.suffix in {".py", ".j2", ".toml"}:
+        if source.suffix in {".py", ".j2", ".toml", ".csl"}:  # .csl: the Cite menu's ACL style
             digest.update(source.read_bytes())
     return digest.hexdigest()
 
