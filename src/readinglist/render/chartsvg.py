@@ -78,7 +78,7 @@ def _kept(path: Path, key: str) -> str | None:
 
 
 def _stamped(svg: str, key: str) -> str:
-    # The comment goes before the XML declaration's replacement: an SVG file needs no declaration.
+    # The key takes the XML declaration's place (UTF-8 is XML's default): line one says what drew the file.
     body = svg.split("\n", 1)[1] if svg.startswith("<?xml") else svg
     return f"{MARK}{key} -->\n{body}"
 
