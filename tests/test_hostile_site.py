@@ -23,6 +23,7 @@ from conftest import SEEDS
 from readinglist.chars import strip_unsafe
 from readinglist.latex import dump_to_latex, protect_title, to_text
 from readinglist.model import RawRecord, SourceRef
+from readinglist.render.cite import FORMATS
 from readinglist.render.escape import clean
 from readinglist.render.latexmd import latex_to_md
 from readinglist.render.mathml import ELEMENTS as MATHML
@@ -149,7 +150,8 @@ def _assert_no_injection(html_dir: Path) -> None:
         article = soup.find("article") or soup
         assert not article.find_all(["script", "style", "form", "textarea"]), page
         assert all(_is_tab_input(i) for i in article.find_all("input")), page  # the Cite menu's tabs only
-        assert all(_is_chevron(svg) for svg in article.find_all("svg")), page  # "About this record" marker only
+        # The "About this record" marker and the generator's related-work graph only.
+        assert all(_is_chevron(svg) or _is_graph(svg) for svg in article.find_all("svg")), page
         for element in soup.find_all(True):
             for attr, value in element.attrs.items():
                 text = " ".join(value) if isinstance(value, list) else str(value)
@@ -191,15 +193,28 @@ def _is_chart(element: Tag) -> bool:
     )
 
 
+GRAPH_TAGS = {"svg", "g", "a", "title", "line", "path", "circle", "text"}
+
+
+def _is_graph(element: Tag) -> bool:
+    """The related-work graph (render/graphsvg.py): in its figure, made of shapes, links and text only."""
+    figure = element.find_parent("figure")
+    return (
+        figure is not None
+        and "rl-graph" in (figure.get("class") or [])
+        and all(child.name in GRAPH_TAGS for child in element.find_all(True))
+    )
+
+
 def _is_chevron(element: Tag) -> bool:
     return element.find_parent("span", class_="sd-summary-state-marker") is not None
 
 
 def _assert_cite_menu(soup: BeautifulSoup) -> None:
-    """Three tabs, each one code block of text and highlighting: no record text became markup."""
+    """A tab per format, each one code block of text and highlighting: no record text became markup."""
     menu = soup.find("div", class_="readinglist-cite")
     assert menu is not None
-    assert [label.get_text(strip=True) for label in menu.find_all("label")] == ["BibTeX", "Plain text", "Markdown"]
+    assert [label.get_text(strip=True) for label in menu.find_all("label")] == [f.label for f in FORMATS]
     for content in menu.find_all("div", class_="sd-tab-content", recursive=False):
         assert len(content.find_all("pre")) == 1
         assert {e.name for e in content.find_all(True)} <= {"div", "pre", "span"}, content

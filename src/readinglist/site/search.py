@@ -23,7 +23,11 @@ ENTRY = "pagefind-entry.json"  # written last by Pagefind: its presence means a 
 # (the child combinators keep a paper titled "Cite" from losing its whole article).
 PAPER = "data-readinglist-paper"
 PAPER_SECTIONS_LEFT_OUT = ("related-papers", "cite")
-EXCLUDED = ("a.headerlink", *(f"[{PAPER}] > section > section#{s}" for s in PAPER_SECTIONS_LEFT_OUT))
+# Listings repeat their papers: a card's title, year and summary (render/cards.py) and a chart's
+# years and counts (render/charts.py). Indexed, a search for "2019" found topic pages first; left
+# out, a topic page is found by its own title and description.
+LISTING_PARTS = ("div.sd-card", "img.readinglist-chart", ".readinglist-chart-table")
+EXCLUDED = ("a.headerlink", *LISTING_PARTS, *(f"[{PAPER}] > section > section#{s}" for s in PAPER_SECTIONS_LEFT_OUT))
 
 
 # Written before Sphinx writes the first page of a build, removed only once Pagefind has indexed
