@@ -1,5 +1,5 @@
 """The guide's screenshots: a filtered search, a topic page, a paper page and its Cite menu on a phone,
-and the reading queue in light and dark.
+the reading queue, a topic's related-work graph and the papers-per-year chart in light and dark.
 
 Builds this repository's reading list in a temporary copy (the working tree is never written;
 the queue is the seed list's, tests/fixtures/seeds, whose notes mark papers to read: this list's
@@ -113,6 +113,31 @@ def queue_dark(page: Any, base: str) -> dict[str, Any]:
     return queue(page, base)
 
 
+def _around(page: Any, selector: str, pad: int = 12) -> dict[str, Any]:
+    """The first visible ``selector`` with a margin, wherever it is on the page."""
+    box = page.locator(f"{selector} >> visible=true").first.bounding_box()
+    clip = {"x": max(box["x"] - pad, 0), "y": max(box["y"] - pad, 0)}
+    return {"full_page": True, "clip": clip | {"width": box["width"] + 2 * pad, "height": box["height"] + 2 * pad}}
+
+
+def graph(page: Any, base: str) -> dict[str, Any]:
+    page.goto(base + "topics/ml-systems.html")
+    return _around(page, "figure.rl-graph")
+
+
+def chart(page: Any, base: str) -> dict[str, Any]:
+    page.goto(base + "index.html")
+    return _around(page, "section#papers-per-year")  # its heading, the chart and the table's summary
+
+
+def _dark(visit: Callable[[Any, str], dict[str, Any]]) -> Callable[[Any, str], dict[str, Any]]:
+    def dark(page: Any, base: str) -> dict[str, Any]:
+        page.emulate_media(color_scheme="dark")
+        return visit(page, base)
+
+    return dark
+
+
 Shot = Callable[[Any, str], dict[str, Any]]
 SHOTS: dict[str, tuple[Shot, dict[str, int]]] = {
     "search-filtered.png": (search, DESKTOP),
@@ -124,6 +149,10 @@ SEEDS = REPO / "tests" / "fixtures" / "seeds"
 SEED_SHOTS: dict[str, tuple[Shot, dict[str, int]]] = {  # taken on the seed list
     "queue-light.png": (queue, DESKTOP),
     "queue-dark.png": (queue_dark, DESKTOP),
+    "graph-light.png": (graph, DESKTOP),
+    "graph-dark.png": (_dark(graph), DESKTOP),
+    "chart-light.png": (chart, DESKTOP),
+    "chart-dark.png": (_dark(chart), DESKTOP),
 }
 
 
@@ -169,6 +198,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT, help="folder for the PNGs (default: %(default)s)")
     parser.add_argument("--check", action="store_true", help="check the guide shows each screenshot; take none")
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="take only these screenshots (file names)")
     args = parser.parse_args()
     if args.check:
         problems = check(GUIDE, args.out)
@@ -177,7 +207,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="readinglist-shots-") as tmp:
         html = build(copy_list(Path(tmp) / "list"))
         seeds = build(Path(shutil.copytree(SEEDS, Path(tmp) / "seeds")))
-        for path in [*shoot(html, args.out), *shoot(seeds, args.out, SEED_SHOTS)]:
+        wanted = set(args.only or SHOTS | SEED_SHOTS)
+        mine = {name: shot for name, shot in SHOTS.items() if name in wanted}
+        seed = {name: shot for name, shot in SEED_SHOTS.items() if name in wanted}
+        for path in [*shoot(html, args.out, mine), *shoot(seeds, args.out, seed)]:
             print(f"{path}: {path.stat().st_size // 1024} KB")
 
 
