@@ -104,7 +104,7 @@ class AbstractIndex:
         flat = np.fromiter(chain.from_iterable(sets), np.int64, int(lengths.sum()))
         self._known, inverse, self._counts = np.unique(flat, return_inverse=True, return_counts=True)
         owner = np.repeat(np.arange(len(sets), dtype=np.int64), lengths)
-        ranked = flat[_order(owner, self._counts[inverse], inverse)]
+        ranked = _ranked(self._known, owner, self._counts[inverse], inverse)
         starts = np.cumsum(lengths) - lengths
         for grams, start in zip(sets, starts.tolist(), strict=True):
             self._prefixes[grams] = tuple(ranked[start : start + allowance(grams) + 1].tolist())
@@ -188,9 +188,21 @@ def _masks(flat: npt.NDArray[np.int64], owner: npt.NDArray[np.int64], count: int
     return masks
 
 
-def _order(owner: npt.NDArray[np.int64], counts: npt.NDArray[np.int64], value_rank: npt.NDArray[np.int64]) -> Any:
-    """Indexes sorting by (owner, count, value): one integer key when it fits in 63 bits (3x faster)."""
-    span = (int(counts.max(initial=0)) + 1) * (int(value_rank.max(initial=0)) + 1)
+def _ranked(
+    known: npt.NDArray[np.int64],
+    owner: npt.NDArray[np.int64],
+    counts: npt.NDArray[np.int64],
+    rank: npt.NDArray[np.int64],
+) -> Any:
+    """The 3-grams (``known[rank]``) in (owner, count, value) order.
+
+    One integer key when it fits in 63 bits, sorted by value rather than by index (a third of
+    the time of an argsort), its last digit giving the 3-gram back; three keys otherwise.
+    """
+    values = int(rank.max(initial=0)) + 1
+    span = (int(counts.max(initial=0)) + 1) * values
     if span * (int(owner.max(initial=0)) + 1) >= 1 << 62:
-        return np.lexsort((value_rank, counts, owner))
-    return np.argsort(owner * span + counts * (int(value_rank.max(initial=0)) + 1) + value_rank)
+        return known[rank[np.lexsort((rank, counts, owner))]]
+    key = owner * span + counts * values + rank
+    key.sort()
+    return known[key % values]
