@@ -177,6 +177,9 @@ def test_a_selection_across_pages_downloads_exactly_the_ticked_papers(site: str,
     if AXE.is_file():  # the panel and the checkboxes in view, in light and dark
         for scheme in ("light", "dark"):
             page.emulate_media(color_scheme=scheme)
+            # The theme's colours change by CSS transitions (the Cite tabs' labels: 0.25 s): axe
+            # measured contrast halfway through them on a busy CI machine.
+            page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
             page.add_script_tag(path=str(AXE))
             assert page.evaluate(AXE_RUN) == [], scheme
     keys = set(parse_string(_download(page), "bibtex").entries)
