@@ -7,11 +7,16 @@ refs.bib, or a dump to its conf/sources/, must keep the suite green.
 
 from __future__ import annotations
 
+import functools
+import http.server
 import os
 import shutil
 import sys
+import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -106,3 +111,46 @@ def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
     URLs are a closed port on this machine (subprocesses inherit the environment)."""
     monkeypatch.setenv("READINGLIST_ARXIV_API", "http://127.0.0.1:9/api/query")
     monkeypatch.setenv("READINGLIST_CROSSREF_API", "http://127.0.0.1:9/works/")
+
+
+# --- the built site in a browser (the browser tests share these instead of each writing its own) ---
+CHROMIUM = shutil.which("chromium")  # Debian's package (.ci/run installs it); Playwright downloads none
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+
+
+def build_site(project: Path, *options: str) -> Path:
+    """``readinglist build`` of ``project`` (-n -W --keep-going, and ``options``); its HTML folder."""
+    from readinglist.cli import main
+
+    out = project / "docs" / "_build" / "html"
+    assert main(["--root", str(project), "build", *options, "--out", str(out)]) == 0
+    return out
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@contextmanager
+def serving(folder: Path) -> Iterator[str]:
+    """``folder`` served on loopback (Pagefind loads its index over HTTP); the base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, headless, through Playwright (the test is skipped without Playwright)."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

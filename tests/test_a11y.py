@@ -9,24 +9,18 @@ one kind of page does not change between pages). The markup and meta-tag tests n
 
 from __future__ import annotations
 
-import functools
-import http.server
 import re
-import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import copy_seeds
+from conftest import CHROMIUM, build_site, chromium, copy_seeds, serving
 from readinglist.site import citemeta
 from readinglist.site.a11y import accessible
 
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"  # from .ci/run's npm install
-CHROMIUM = shutil.which("chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 # One page of each kind; alyamkinlowpower has an inferred category (the dark-mode badge).
@@ -82,12 +76,7 @@ def test_citation_meta_tags_name_only_what_the_source_gives() -> None:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from readinglist.cli import main
-
-    project = copy_seeds(tmp_path_factory.mktemp("a11y") / "seeds")
-    out = project / "docs" / "_build" / "html"
-    assert main(["--root", str(project), "build", "--out", str(out)]) == 0
-    return out
+    return build_site(copy_seeds(tmp_path_factory.mktemp("a11y") / "seeds"))
 
 
 def test_paper_pages_carry_citation_meta_tags(built: Path) -> None:
@@ -110,25 +99,14 @@ def test_no_page_repeats_an_id(built: Path) -> None:
 
 @pytest.fixture(scope="module")
 def site(built: Path) -> Iterator[str]:
-    handler = functools.partial(_QuietHandler, directory=str(built))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
+    with serving(built) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
 def browser(site: str) -> Iterator[Any]:
-    playwright = pytest.importorskip("playwright.sync_api")
-    with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield chromium
-        chromium.close()
+    with chromium() as instance:
+        yield instance
 
 
 def _pages(built: Path) -> list[str]:

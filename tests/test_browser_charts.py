@@ -6,10 +6,7 @@ Debian's chromium through Playwright, axe-core from .ci/run's npm install; skipp
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
-import threading
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from conftest import copy_seeds
-from test_a11y import AXE, AXE_RUN, CHROMIUM, FLAGS, browser_only
+from conftest import build_site, chromium, copy_seeds, serving
+from test_a11y import AXE, AXE_RUN, browser_only
 
 pytestmark = browser_only
 # One page of each kind with a chart: the landing page (by topic), a topic (by subtopic), and the
@@ -35,34 +32,19 @@ TABLE = "details.readinglist-chart-table"
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from readinglist.cli import main
-
-    project = copy_seeds(tmp_path_factory.mktemp("charts") / "seeds")
-    out = project / "docs" / "_build" / "html"
-    assert main(["--root", str(project), "build", "--out", str(out)]) == 0
-    return out
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
+    return build_site(copy_seeds(tmp_path_factory.mktemp("charts") / "seeds"))
 
 
 @pytest.fixture(scope="module")
 def site(built: Path) -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(built)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
+    with serving(built) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
 def browser(site: str) -> Iterator[Any]:
-    playwright = pytest.importorskip("playwright.sync_api")
-    with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield chromium
-        chromium.close()
+    with chromium() as instance:
+        yield instance
 
 
 def _shown(page: Any) -> dict[str, Any]:

@@ -7,12 +7,8 @@ is missing. Feeds are read by feedparser from the served site, as a feed reader 
 from __future__ import annotations
 
 import datetime
-import functools
-import http.server
 import json
 import re
-import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,43 +18,34 @@ import rispy
 import yaml
 from pybtex.database import parse_string
 
-from conftest import copy_seeds
+from conftest import CHROMIUM, build_site, chromium, copy_seeds, serving
 from test_a11y import AXE, AXE_RUN
 
 feedparser = pytest.importorskip("feedparser")
 playwright = pytest.importorskip("playwright.sync_api")
-CHROMIUM = shutil.which("chromium")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 ATOM = 'link[rel="alternate"][type="application/atom+xml"]'
 
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from readinglist.cli import main
-
     root = copy_seeds(tmp_path_factory.mktemp("export") / "seeds")
-    assert main(["--root", str(root), "build", "--out", str(root / "out"), "--no-search"]) == 0
+    build_site(root, "--no-search")
     return root
 
 
 @pytest.fixture(scope="module")
 def site(project: Path) -> Iterator[str]:
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(project / "out"))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
+    with serving(project / "docs" / "_build" / "html") as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
 def browser(site: str) -> Iterator[Any]:
-    with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        context = chromium.new_context(accept_downloads=True)
+    with chromium() as instance:
+        context = instance.new_context(accept_downloads=True)
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site)
         yield context
-        chromium.close()
 
 
 @pytest.fixture
@@ -109,7 +96,7 @@ def test_every_feed_parses_and_the_site_feed_starts_with_the_newest_additions(
     newest = feed.entries[: len(added)]
     assert [e.link.removeprefix(f"{site}/papers/").removesuffix(".html") for e in newest] == [s for _, s in added]
     assert [e.updated[:10] for e in newest] == [str(d) for d, _ in added]
-    files = sorted(p.name for p in (project / "out" / "feeds").glob("*.xml"))
+    files = sorted(p.name for p in (project / "docs" / "_build" / "html" / "feeds").glob("*.xml"))
     assert {"all.xml", "topic-ml-systems.xml", "tag-scheduling.xml", "author-wei-lin.xml"} <= set(files)
     for name in files:
         _valid(feedparser.parse(f"{site}/feeds/{name}"))

@@ -7,21 +7,15 @@ skipped where either is missing.
 
 from __future__ import annotations
 
-import functools
-import http.server
-import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import copy_seeds
+from conftest import CHROMIUM, build_site, chromium, copy_seeds, serving
 
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
-CHROMIUM = shutil.which("chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 pytestmark = pytest.mark.skipif(CHROMIUM is None or not AXE.is_file(), reason="needs chromium and axe-core (.ci/run)")
 PAPER = "papers/lin2018fusionstitching.html"  # three versions of one system and content links
 TOPIC = "topics/ml-systems.html"
@@ -29,30 +23,14 @@ TOPIC = "topics/ml-systems.html"
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from readinglist.cli import main
-
-    project = copy_seeds(tmp_path_factory.mktemp("graph") / "seeds")
-    out = project / "docs" / "_build" / "html"
-    assert main(["--root", str(project), "build", "--out", str(out)]) == 0
-    handler = functools.partial(_Quiet, directory=str(out))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
+    with serving(build_site(copy_seeds(tmp_path_factory.mktemp("graph") / "seeds"))) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
 def browser(site: str) -> Iterator[Any]:
-    playwright = pytest.importorskip("playwright.sync_api")
-    with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield chromium
-        chromium.close()
+    with chromium() as instance:
+        yield instance
 
 
 # An SVG link's ``href`` is an SVGAnimatedString: the attribute, resolved against the page.

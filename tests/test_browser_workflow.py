@@ -8,24 +8,18 @@ installs both).
 
 from __future__ import annotations
 
-import functools
-import http.server
-import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import SEEDS, copy_seeds
+from conftest import CHROMIUM, SEEDS, build_site, chromium, copy_seeds, serving
 from readinglist.render.notes import load_notes
 
 playwright = pytest.importorskip("playwright.sync_api")
-CHROMIUM = shutil.which("chromium")
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 pytestmark = pytest.mark.skipif(CHROMIUM is None or not AXE.is_file(), reason="needs chromium and axe-core")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 NOTES = {slug: note.meta for slug, note in load_notes(SEEDS / "docs" / "notes").items()}
 # The papers of the main content's lists and cards, as page names ("papers/x").
 PAPER_LINKS = """() => [...document.querySelectorAll("article[role=main] a[href*='papers/']")]
@@ -35,31 +29,18 @@ AXE_RUN = """async () => (await axe.run(document, {resultTypes: ["violations"]})
   .map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target.join(" ")).join(", ")}`)"""
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The seed list (with its notes' front matter), built and served on loopback."""
-    from readinglist.cli import main
-
     project = copy_seeds(tmp_path_factory.mktemp("workflow") / "seeds")
-    out = project / "docs" / "_build" / "html"
-    assert main(["--root", str(project), "build", "--no-search", "--out", str(out)]) == 0
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(out)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
+    with serving(build_site(project, "--no-search")) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
 def browser(site: str) -> Iterator[Any]:
-    with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield chromium
-        chromium.close()
+    with chromium() as instance:
+        yield instance
 
 
 @pytest.fixture
