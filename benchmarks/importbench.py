@@ -25,7 +25,8 @@ from synthetic import Work, make_corpus
 
 from readinglist.latex import dump_to_latex
 
-TARGET = 2.0  # import time / pybtex parse time (issue 10)
+TARGET = 2.0  # import time / pybtex parse time (issue 10), at the size the issue names:
+TARGET_ENTRIES = 10_000  # at 1,000 entries the fixed start-up (numpy and the store: 0.15 s) is half of it
 PYBTEX = "import sys; from pybtex.database import parse_file; parse_file(sys.argv[1])"
 READER = "import sys; from readinglist.sources import read_source; read_source(__import__('pathlib').Path(sys.argv[1]))"
 VENUES = ("jmlr", "tpds", "pvldb")
@@ -90,26 +91,32 @@ def measure(n: int, folder: Path, repeat: int) -> dict[str, Any]:
         if failed:
             sys.exit(f"bench: {name} failed:\n{failed[0].output[-2000:]}")
     best = {name: min(runs, key=lambda s: s.seconds) for name, runs in steps.items()}
-    result = {name: {"seconds": s.seconds, "peak_rss_mb": s.peak_rss_mb} for name, s in best.items()}
+    result = {name: {"seconds": s.seconds, "cpu_seconds": s.cpu_seconds, "peak_rss_mb": s.peak_rss_mb}
+              for name, s in best.items()}  # fmt: skip
     parse = best["pybtex_parse"].seconds
+    # CPU time (user + system) does not grow when other work shares the cores, as wall time does.
+    cpu = {name: min(s.cpu_seconds for s in runs) for name, runs in steps.items()}
     return {
         "entries": n,
         "file_mb": bib.stat().st_size / 1e6,
         "steps": result,
         "import_vs_pybtex": best["import"].seconds / parse,
         "reader_vs_pybtex": best["reader"].seconds / parse,
+        "import_vs_pybtex_cpu": cpu["import"] / cpu["pybtex_parse"],
         "summary": best["import"].output.strip().splitlines()[:1],
     }
 
 
 def table(results: list[dict[str, Any]]) -> str:
-    lines = ["| entries | pybtex parse_file (s) | read_source (s) | readinglist import (s) | import / pybtex "
-             "| import peak RSS (MB) |", "| ---: | ---: | ---: | ---: | ---: | ---: |"]  # fmt: skip
+    head = ("entries", "pybtex parse_file (s)", "read_source (s)", "readinglist import (s)", "import / pybtex",
+            "the same in CPU time", "import peak RSS (MB)")  # fmt: skip
+    lines = ["| " + " | ".join(head) + " |", "|" + " ---: |" * len(head)]
     for r in results:
         s = r["steps"]
         lines.append(
             f"| {r['entries']:,} | {s['pybtex_parse']['seconds']:.2f} | {s['reader']['seconds']:.2f} "
-            f"| {s['import']['seconds']:.2f} | {r['import_vs_pybtex']:.2f}x | {s['import']['peak_rss_mb']:.0f} |"
+            f"| {s['import']['seconds']:.2f} | {r['import_vs_pybtex']:.2f}x | {r['import_vs_pybtex_cpu']:.2f}x "
+            f"| {s['import']['peak_rss_mb']:.0f} |"
         )
     return "\n".join(lines)
 
@@ -123,8 +130,9 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="readinglist-import-bench-") as tmp:
         results = [measure(n, Path(tmp), args.repeat) for n in args.n]
     print(table(results))
-    over = [r["entries"] for r in results if r["import_vs_pybtex"] > TARGET]
-    print(f"\ntarget: import <= {TARGET:g}x pybtex's parse" + (f"; OVER at {over}" if over else ": met"))
+    over = [r["entries"] for r in results if r["entries"] >= TARGET_ENTRIES and r["import_vs_pybtex"] > TARGET]
+    target = f"import <= {TARGET:g}x pybtex's parse at {TARGET_ENTRIES:,} entries or more"
+    print(f"\ntarget: {target}" + (f"; OVER at {over}" if over else ": met"))
     args.json.write_text(json.dumps({"target": TARGET, "results": results}, indent=2) + "\n", encoding="utf-8")
     print(f"results: {args.json}")
     return 1 if over else 0

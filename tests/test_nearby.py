@@ -9,7 +9,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from readinglist.latex import ascii_fold, to_text
-from readinglist.store.nearby import NEAR_DUPLICATE, AbstractIndex, jaccard, norm, shingles
+from readinglist.store.nearby import NEAR_DUPLICATE, AbstractIndex, Grams, jaccard, norm, shingles
 
 WORDS = ("graph", "model", "data", "the", "of", "a", "fast", "train", "gpu", "cache")
 abstracts = st.lists(st.sampled_from(WORDS), min_size=0, max_size=40).map(" ".join)
@@ -38,7 +38,7 @@ def test_near_finds_what_a_full_scan_finds(
     index = AbstractIndex()
     if expected:  # as an import does, ranked in advance; the others are ranked as they come
         index.expect(texts[:expected])
-    added: dict[str, frozenset[int]] = {}
+    added: dict[str, Grams] = {}
     for n, text in enumerate(texts):
         grams = shingles(text)
         everything = [(jaccard(grams, other), key) for key, other in added.items()]

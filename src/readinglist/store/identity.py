@@ -21,7 +21,7 @@ from ..config import read_toml
 from ..errors import ReadingListError
 from ..model import Work
 from .fields import arxiv_id
-from .nearby import NEAR_DUPLICATE, AbstractIndex, jaccard, norm, shingles
+from .nearby import NEAR_DUPLICATE, AbstractIndex, jaccard, norm
 
 MIN_ABSTRACT_WORDS = 12
 
@@ -138,7 +138,7 @@ class Matcher:
             self._by_source[(source.file, source.line)] = work.key
         for key in identity_keys(work):
             self._by_key.setdefault(key, work.key)
-        self._abstracts.add(work.key, shingles(work.abstract))
+        self._abstracts.add(work.key, self._abstracts.grams(work.abstract))
 
     def expect(self, abstracts: Iterable[str]) -> None:
         """The abstracts of every work the import will add or look for, before the first ``add``.
@@ -174,8 +174,8 @@ class Matcher:
         """The two share an identity key or a near-identical abstract."""
         if set(identity_keys(work)) & set(identity_keys(other)):
             return True
-        grams, known = shingles(work.abstract), self._abstracts.of(other.key)
-        return bool(grams) and jaccard(grams, known) >= NEAR_DUPLICATE
+        grams, known = self._abstracts.grams(work.abstract), self._abstracts.of(other.key)
+        return bool(len(grams)) and jaccard(grams, known) >= NEAR_DUPLICATE
 
     def _forced(self, mine: frozenset[str]) -> list[tuple[str, str]]:
         """Works conf/identity.toml says are one with a record of these names (by their index key)."""
@@ -183,7 +183,7 @@ class Matcher:
         return [(key, "forced by conf/identity.toml") for key in dict.fromkeys(found) if key is not None]
 
     def _near_duplicate(self, work: Work, mine: frozenset[str]) -> Match | None:
-        grams = shingles(work.abstract)
+        grams = self._abstracts.grams(work.abstract)
         if len(grams) < MIN_ABSTRACT_WORDS:
             return None
         for score, key in self._abstracts.near(grams):
