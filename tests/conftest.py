@@ -19,6 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
+
+# Speed is a benchmark figure, never a test: no example may fail for taking long (on a loaded
+# machine a 200 ms deadline failed an example that takes 0.5 ms).
+settings.register_profile("readinglist", deadline=None)
+settings.load_profile("readinglist")
 
 # pyproject's addopts already passes ``-p sphinx.testing.fixtures``; naming the plugin here too is
 # harmless (pytest skips a plugin that is already registered) and keeps the suite working when it

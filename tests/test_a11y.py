@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from conftest import CHROMIUM, build_site, chromium, copy_seeds, serving
-from readinglist.site import citemeta
-from readinglist.site.a11y import accessible
+from readinglist.site.sphinx_ext import citemeta
+from readinglist.site.sphinx_ext.a11y import accessible
 
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"  # from .ci/run's npm install
 PHONE = {"width": 390, "height": 844}

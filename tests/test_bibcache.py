@@ -3,27 +3,31 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pybtex.plugin
 import pytest
 from pybtex.database import Entry, Person
 
-from readinglist.site import bibcache
+from readinglist.site.sphinx_ext import bibcache
 
 
-@pytest.fixture
-def style(monkeypatch: pytest.MonkeyPatch) -> tuple[object, list[str]]:
-    """A caching "plain" style whose base counts its calls."""
-    base = pybtex.plugin.find_plugin(bibcache.GROUP, "plain")
-    calls: list[str] = []
+class Build:
+    """One build's caching "plain" style, whose base counts its calls."""
 
-    class Counting(base):  # type: ignore[valid-type,misc]
-        def format_entry(self, label, entry, bib_data=None):  # type: ignore[no-untyped-def]
-            calls.append(entry.key)
-            return super().format_entry(label, entry, bib_data)
+    def __init__(self, calls: list[str], cache: bibcache.Cache | None = None) -> None:
+        base = pybtex.plugin.find_plugin(bibcache.GROUP, "plain")
 
-    monkeypatch.setattr(bibcache, "CACHE", bibcache.Cache())
-    return bibcache.caching(Counting)(), calls
+        class Counting(base):  # type: ignore[valid-type,misc]
+            def format_entry(self, label: str, entry: Entry, bib_data: Any = None) -> Any:
+                calls.append(entry.key)
+                return super().format_entry(label, entry, bib_data)
+
+        self.cache = cache or bibcache.Cache()
+        self.style = bibcache.caching(Counting, self.cache)()
+
+    def text(self, label: str, entry: Entry) -> str:
+        return str(self.style.format_entry(label, entry).text.render_as("text"))
 
 
 def _entry(key: str, title: str) -> Entry:
@@ -33,43 +37,56 @@ def _entry(key: str, title: str) -> Entry:
     return entry
 
 
-def _text(formatted: object) -> str:
-    return formatted.text.render_as("text")  # type: ignore[attr-defined]
-
-
-def test_unchanged_entries_are_formatted_once(style: tuple[object, list[str]], tmp_path: Path) -> None:
-    cached, calls = style
-    first = _text(cached.format_entry("1", _entry("a", "Pipelines")))  # type: ignore[attr-defined]
-    bibcache.CACHE.save(tmp_path)
-    bibcache.CACHE.__init__()  # a new build: only what was saved survives
-    bibcache.CACHE.load(tmp_path)
-    again = _text(cached.format_entry("1", _entry("a", "Pipelines")))  # type: ignore[attr-defined]
-    assert again == first and "Pipelines" in first
+def test_unchanged_entries_are_formatted_once(tmp_path: Path) -> None:
+    calls: list[str] = []
+    build = Build(calls)
+    first = build.text("1", _entry("a", "Pipelines"))
+    build.cache.save(tmp_path)
+    again = Build(calls)  # a new build: only what was saved survives
+    again.cache.load(tmp_path)
+    assert again.text("1", _entry("a", "Pipelines")) == first and "Pipelines" in first
     assert calls == ["a"]
 
 
 @pytest.mark.parametrize("change", ["title", "label", "author"])
-def test_a_changed_entry_is_formatted_again(style: tuple[object, list[str]], change: str) -> None:
-    cached, calls = style
-    cached.format_entry("1", _entry("a", "Pipelines"))  # type: ignore[attr-defined]
+def test_a_changed_entry_is_formatted_again(change: str) -> None:
+    calls: list[str] = []
+    build = Build(calls)
+    build.text("1", _entry("a", "Pipelines"))
     entry = _entry("a", "Graphs" if change == "title" else "Pipelines")
     if change == "author":
         entry.persons["author"] = [Person("Liu, Xin")]
-    formatted = cached.format_entry("2" if change == "label" else "1", entry)  # type: ignore[attr-defined]
+    formatted = build.text("2" if change == "label" else "1", entry)
     assert calls == ["a", "a"]
-    assert ("Graphs" in _text(formatted)) == (change == "title")
-    assert ("Liu" in _text(formatted)) == (change == "author")
+    assert ("Graphs" in formatted) == (change == "title")
+    assert ("Liu" in formatted) == (change == "author")
 
 
-def test_the_saved_cache_keeps_only_the_entries_in_use(style: tuple[object, list[str]], tmp_path: Path) -> None:
-    cached, _ = style
-    cached.format_entry("1", _entry("a", "Pipelines"))  # type: ignore[attr-defined]
-    cached.format_entry("2", _entry("b", "Graphs"))  # type: ignore[attr-defined]
-    bibcache.CACHE.save(tmp_path)
-    cached.format_entry("1", _entry("a", "Pipelines"))  # type: ignore[attr-defined]  # b was removed
-    bibcache.CACHE.save(tmp_path)
-    bibcache.CACHE.load(tmp_path)
-    assert [k[2] for k in bibcache.CACHE.entries] == ["a"]
+def test_the_saved_cache_keeps_only_the_entries_in_use(tmp_path: Path) -> None:
+    build = Build([])
+    build.text("1", _entry("a", "Pipelines"))
+    build.text("2", _entry("b", "Graphs"))
+    build.cache.save(tmp_path)
+    build.text("1", _entry("a", "Pipelines"))  # b was removed
+    build.cache.save(tmp_path)
+    build.cache.load(tmp_path)
+    assert [k[2] for k in build.cache.entries] == ["a"]
+
+
+def test_each_build_formats_into_its_own_cache() -> None:
+    """Two apps of one process (tests, a conf.py that builds twice) share no entries."""
+    first, second = Build([]), Build([])
+    first.text("1", _entry("a", "Pipelines"))
+    assert len(first.cache.entries) == 1 and second.cache.entries == {}
+
+
+def test_a_caching_style_made_caching_again_caches_its_own_base() -> None:
+    """A second build registers its style over the first build's: the base is never wrapped twice."""
+    calls: list[str] = []
+    first = Build(calls)
+    again = bibcache.caching(type(first.style), bibcache.Cache())()
+    again.format_entry("1", _entry("a", "Pipelines"))
+    assert calls == ["a"] and type(again).__mro__[1] is type(first.style).uncached
 
 
 def test_a_corrupt_cache_is_ignored(tmp_path: Path) -> None:

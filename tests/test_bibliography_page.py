@@ -18,7 +18,7 @@ from pybtex.style.formatting.plain import Style as PlainStyle
 from conftest import copy_seeds
 from readinglist.render.bibsets import bib_set, download_link, file_name
 from readinglist.render.escape import clean
-from readinglist.site.biblinks import LinkedStyle
+from readinglist.site.sphinx_ext.biblinks import LinkedStyle
 from readinglist.store.bibfile import PRIVATE_FIELDS
 
 SEED_PAPERS = 28

@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from readinglist.site.facets import facet_values, markup, note_meta
+from readinglist.site.sphinx_ext.facets import facet_values, markup, note_meta
 
 RECORD = {
     "title": "DAPPLE: A Pipelined Data Parallel Approach",

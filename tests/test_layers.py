@@ -35,3 +35,28 @@ def test_no_stage_imports_a_later_one(stage: str) -> None:
         for path in sorted((PACKAGE / stage).rglob("*.py"))
     }
     assert {k: v for k, v in wrong.items() if v} == {}
+
+
+ADAPTER = PACKAGE / "site" / "sphinx_ext"
+FRAMEWORKS = ("sphinx", "docutils")
+
+
+def _frameworks_imported(path: Path) -> set[str]:
+    """The top-level packages of Sphinx and docutils a module imports (lazy imports too)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names = [node.module]
+        found.update(name.split(".")[0] for name in names if name.split(".")[0] in FRAMEWORKS)
+    return found
+
+
+def test_only_the_sphinx_adapter_imports_sphinx_or_docutils() -> None:
+    outside = {
+        str(path.relative_to(PACKAGE)): sorted(_frameworks_imported(path))
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if ADAPTER not in path.parents
+    }
+    assert {k: v for k, v in outside.items() if v} == {}
+    assert _frameworks_imported(ADAPTER / "links.py") == {"sphinx", "docutils"}  # the check sees imports

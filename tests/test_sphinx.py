@@ -202,7 +202,7 @@ def test_bibliography_entries_come_from_the_cache(built, make_app, app_params) -
     from pybtex.richtext import Text
     from pybtex.style import FormattedEntry
 
-    from readinglist.site.bibcache import FILE
+    from readinglist.site.sphinx_ext.bibcache import FILE
 
     cache = Path(built.doctreedir) / FILE
     entries = pickle.loads(cache.read_bytes())

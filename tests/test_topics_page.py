@@ -22,7 +22,7 @@ from readinglist.errors import ReadingListError
 from readinglist.model import Link, Paper, Work
 from readinglist.render.listings import topic_pages, years_page
 from readinglist.site.assemble import build_library
-from readinglist.site.facets import facet_values, markup
+from readinglist.site.sphinx_ext.facets import facet_values, markup
 
 FUSION = {"lin2018fusionstitching", "lin2019fusionstitching", "zhengfusionstitching"}
 LINKS = re.compile(r"```\{readinglist-links\}\n(.*?)\n```", re.S)

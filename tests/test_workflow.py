@@ -23,7 +23,7 @@ from readinglist.render.pages import site_pages
 from readinglist.render.reading import queue_page, reading_pages, tag_slug
 from readinglist.render.workflow import badge, progress, recent
 from readinglist.site.assemble import build_library
-from readinglist.site.facets import facet_values
+from readinglist.site.sphinx_ext.facets import facet_values
 
 LINKS = re.compile(r"```\{readinglist-links\}\n(.*?)\n```", re.S)
 FUSION = {"lin2018fusionstitching", "lin2019fusionstitching", "zhengfusionstitching"}

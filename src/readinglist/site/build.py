@@ -36,9 +36,10 @@ def locked(config: Config) -> AbstractContextManager[None]:
 
 def sphinx_args(config: Config, out: Path, jobs: str = "1", search: bool = True) -> list[str]:
     """The caller has generated the pages (the extension need not check its inputs again) and
-    runs Pagefind itself once Sphinx has exited."""
+    runs Pagefind itself once Sphinx has exited. Sphinx runs in a process of its own, so the
+    collector tuning of big builds (sphinx_ext/memory.py) changes nobody else's process."""
     settings = ["-D", "readinglist_generate=0", "-D", f"readinglist_search={int(search)}"]
-    settings += ["-D", "readinglist_search_later=1"]
+    settings += ["-D", "readinglist_search_later=1", "-D", "readinglist_tune_gc=1"]
     return [*SPHINX_FLAGS, *settings, "-j", jobs, str(config.docs_path), str(out)]
 
 

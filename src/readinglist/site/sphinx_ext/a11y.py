@@ -24,10 +24,10 @@ from markupsafe import Markup
 from sphinx.application import Sphinx
 from sphinx.config import Config
 
-from ..render.links import AUTHORS
+from ...render.links import AUTHORS
 from . import citemeta
 
-STATIC = Path(__file__).resolve().parent / "static"
+STATIC = Path(__file__).resolve().parent.parent / "static"
 CSS, JS, FAVICON = "readinglist-a11y.css", "readinglist-a11y.js", "readinglist-favicon.svg"
 
 # (pattern, replacement) pairs applied to every page, in order.

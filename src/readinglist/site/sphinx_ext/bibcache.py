@@ -4,6 +4,9 @@ sphinxcontrib-bibtex formats every entry of the bibliography on every build, eve
 entry changed (``BibtexDomain.env_updated``): at 1,000 papers that was a second of each
 rebuild, at 10,000 ten. The caching style below formats an entry once and then serves the
 result as long as the entry, its label and the style are the same. No Sphinx imports here.
+
+pybtex finds styles by name in its own registry, for the whole process; each build registers
+its caching styles there bound to the ``Cache`` that build keeps on its app (``state.py``).
 """
 
 from __future__ import annotations
@@ -45,31 +48,28 @@ class Cache:
         self.used, self.changed = set(), False
 
 
-CACHE = Cache()
-
-
 def entry_key(style: str, label: str, entry: Entry) -> Key:
     persons = tuple((role, tuple(str(p) for p in people)) for role, people in entry.persons.items())
     return (style, label, entry.key, entry.type, tuple(entry.fields.items()), persons)
 
 
-def caching(base: type[BaseStyle]) -> type[BaseStyle]:
-    """``base`` with ``format_entry`` served from the cache when the entry is unchanged."""
+def caching(base: type[BaseStyle], cache: Cache) -> type[BaseStyle]:
+    """``base`` with ``format_entry`` served from ``cache`` when the entry is unchanged."""
+    base = getattr(base, "uncached", base)  # a caching style of an earlier build: cache its own base
     name = f"{base.__module__}.{base.__qualname__}"
 
     def format_entry(self: BaseStyle, label: str, entry: Entry, bib_data: Any = None) -> FormattedEntry:
         key = entry_key(name, label, entry)
-        CACHE.used.add(key)
-        if key not in CACHE.entries:
-            CACHE.entries[key] = base.format_entry(self, label, entry, bib_data)
-            CACHE.changed = True
-        return CACHE.entries[key]
+        cache.used.add(key)
+        if key not in cache.entries:
+            cache.entries[key] = base.format_entry(self, label, entry, bib_data)
+            cache.changed = True
+        return cache.entries[key]
 
-    return type(base.__name__, (base,), {"format_entry": format_entry, "__module__": __name__})
+    namespace = {"format_entry": format_entry, "uncached": base, "__module__": __name__}
+    return type(base.__name__, (base,), namespace)
 
 
-def install(style: str) -> None:
-    """Make the pybtex style ``style`` (as sphinxcontrib-bibtex finds it) a caching one."""
-    base = pybtex.plugin.find_plugin(GROUP, style)
-    if base.__module__ != __name__:
-        pybtex.plugin.register_plugin(GROUP, style, caching(base), force=True)
+def install(style: str, cache: Cache) -> None:
+    """Make the pybtex style ``style`` (as sphinxcontrib-bibtex finds it) a caching one, for ``cache``."""
+    pybtex.plugin.register_plugin(GROUP, style, caching(pybtex.plugin.find_plugin(GROUP, style), cache), force=True)

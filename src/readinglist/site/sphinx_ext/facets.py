@@ -19,11 +19,11 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ReadingListError
-from ..render.frontmatter import status_of
-from ..render.notes import read_note
-from ..render.registry import Search, search_of
-from .manifest import RECORDS
+from ...errors import ReadingListError
+from ...render.frontmatter import status_of
+from ...render.notes import read_note
+from ...render.registry import Search, search_of
+from ..manifest import RECORDS
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

@@ -12,13 +12,11 @@ import html
 import json
 from pathlib import Path
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from sphinx.application import Sphinx
 
-from .manifest import RECORDS
-
-_records: WeakKeyDictionary[Sphinx, dict[str, dict[str, Any]]] = WeakKeyDictionary()
+from ..manifest import RECORDS
+from .state import state
 
 
 def tags(record: dict[str, Any]) -> list[tuple[str, str]]:
@@ -43,11 +41,12 @@ def meta_html(record: dict[str, Any]) -> str:
 
 
 def _by_page(app: Sphinx) -> dict[str, dict[str, Any]]:
-    if app not in _records:
+    kept = state(app)
+    if kept.records is None:
         path = Path(app.srcdir) / RECORDS
         loaded = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else []
-        _records[app] = {str(r["url"]).removesuffix(".html"): r for r in loaded if isinstance(r, dict) and "url" in r}
-    return _records[app]
+        kept.records = {str(r["url"]).removesuffix(".html"): r for r in loaded if isinstance(r, dict) and "url" in r}
+    return kept.records
 
 
 def add(app: Sphinx, pagename: str, context: dict[str, Any]) -> None:
@@ -57,7 +56,7 @@ def add(app: Sphinx, pagename: str, context: dict[str, Any]) -> None:
 
 
 def _forget(app: Sphinx) -> None:
-    _records.pop(app, None)  # each build reads the records the generator has just written
+    state(app).records = None  # each build reads the records the generator has just written
 
 
 def setup(app: Sphinx) -> None:

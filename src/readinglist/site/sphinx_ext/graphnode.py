@@ -18,7 +18,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.writers.html5 import HTML5Translator
 
-from ..render.graphsvg import figure
+from ...render.graphsvg import figure
 
 logger = logging.getLogger(__name__)
 CSS = "readinglist-graph.css"  # in site/static/, which a11y.py adds to html_static_path

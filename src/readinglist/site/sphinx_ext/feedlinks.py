@@ -15,12 +15,12 @@ from typing import Any
 
 from sphinx.application import Sphinx
 
-from ..render.feeds import FOLDER, INDEX
-from ..writer import write_if_changed
+from ...render.feeds import FOLDER, INDEX
+from ...writer import write_if_changed
+from .state import state
 
 SELECTION_JS = "readinglist-selection.js"
 SELECTION_CSS = "readinglist-selection.css"
-_FEEDS: dict[str, dict[str, list[list[str]]]] = {}  # by source folder: the index, read once per build
 
 
 def setup(app: Sphinx) -> None:
@@ -33,10 +33,10 @@ def setup(app: Sphinx) -> None:
 
 def _read_index(app: Sphinx) -> None:
     path = Path(app.srcdir) / INDEX
-    try:
-        _FEEDS[str(app.srcdir)] = json.loads(path.read_text(encoding="utf-8"))
+    try:  # read once per build
+        state(app).feeds = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):  # a site without generated feeds (a plain Sphinx project)
-        _FEEDS[str(app.srcdir)] = {}
+        state(app).feeds = {}
 
 
 def links(index: dict[str, list[list[str]]], pagename: str) -> str:
@@ -51,7 +51,7 @@ def links(index: dict[str, list[list[str]]], pagename: str) -> str:
 
 
 def _advertise(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
-    tags = links(_FEEDS.get(str(app.srcdir), {}), pagename)
+    tags = links(state(app).feeds, pagename)
     if tags:
         context["metatags"] = context.get("metatags", "") + tags
 

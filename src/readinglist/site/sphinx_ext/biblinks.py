@@ -2,7 +2,7 @@
 
 The derived bibliography is keyed by page slug (``render/bibliography.py``), so an entry's key
 names its page. The title becomes the link (``rl:papers/<key>``, resolved like every other
-generated link by ``sphinx_ext``): one reference node per entry, around text already there, and
+generated link by ``sphinx_ext.links``): one reference node per entry, around text already there, and
 a link that names its paper, not thirty links that all read "page". No Sphinx imports here.
 """
 
@@ -14,8 +14,8 @@ import pybtex.plugin
 from pybtex.style.formatting.plain import Style as PlainStyle
 from pybtex.style.template import Node, href, sentence
 
-from ..render.bibsets import STYLE
-from ..render.links import PAPERS, url
+from ...render.bibsets import STYLE
+from ...render.links import PAPERS, url
 from . import bibcache
 
 
@@ -37,6 +37,6 @@ class LinkedStyle(PlainStyle):  # type: ignore[misc]  # pybtex has no type hints
         return sentence[title] if as_sentence else title
 
 
-def register() -> None:
-    """Make the style findable by name, cached between builds as the default style is."""
-    pybtex.plugin.register_plugin(bibcache.GROUP, STYLE, bibcache.caching(LinkedStyle), force=True)
+def register(cache: bibcache.Cache) -> None:
+    """Make the style findable by name, cached between builds (in ``cache``) as the default style is."""
+    pybtex.plugin.register_plugin(bibcache.GROUP, STYLE, bibcache.caching(LinkedStyle, cache), force=True)

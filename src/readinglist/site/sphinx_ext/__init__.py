@@ -1,0 +1,64 @@
+"""The Sphinx adapter: the only package of readinglist that imports Sphinx or docutils.
+
+A reading list's conf.py needs one line, ``extensions = ["readinglist.site.sphinx_ext"]``:
+``setup()`` loads the extensions the pages use and registers each feature's module, one
+module a feature, and does nothing else. When a build starts, the generator brings docs/ up
+to date; when an HTML build ends, ``records.json`` is copied to the site root and Pagefind
+indexes the site. What each build keeps is on its app (``state.py``).
+
+| module | feature |
+|---|---|
+| ``settings`` | the settings the generated pages need (config-inited) |
+| ``generation`` | generating the pages under the build lock; builds killed while writing |
+| ``links`` | ``rl:`` links between generated pages |
+| ``linklist`` | the related-papers lists (``{readinglist-links}``) |
+| ``graphnode`` | related-work graphs as inline SVG (``{readinglist-graph}``) |
+| ``navigation`` | one navigation tree per folder for pages outside every toctree |
+| ``bibliography`` | the bibliography's linked, cached styles (``biblinks``, ``bibcache``) |
+| ``mathml`` | math as MathML at build time |
+| ``searchindex`` | Pagefind instead of Sphinx's index (``site/search.py`` runs it) |
+| ``facets`` | search filters, sort keys and result metadata on paper pages |
+| ``records`` | ``records.json`` at the site root |
+| ``a11y`` | accessible markup, favicon, ``citation_*`` meta tags (``citemeta``) |
+| ``feedlinks`` | the Atom feeds copied and advertised; the selection script |
+| ``memory`` | opt-in garbage-collector tuning (``readinglist_tune_gc``) |
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sphinx.application import Sphinx
+
+from ... import __version__
+from .. import child
+from . import (
+    a11y,
+    bibliography,
+    facets,
+    feedlinks,
+    generation,
+    graphnode,
+    linklist,
+    links,
+    mathml,
+    memory,
+    navigation,
+    records,
+    searchindex,
+    settings,
+)
+
+USES = ("myst_parser", "sphinx_design", "sphinx_copybutton", "sphinxcontrib.bibtex")
+# In this order: the style sheets they add load in it (a11y's before the graph's and the selection's).
+FEATURES = (settings, generation, links, linklist, a11y, facets, bibliography, graphnode, feedlinks, navigation,
+            mathml, searchindex, records, memory)  # fmt: skip
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    for extension in USES:
+        app.setup_extension(extension)
+    child.forks_die_with_parent()  # a killed sphinx-build takes its -j workers with it
+    for feature in FEATURES:
+        feature.setup(app)
+    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
