@@ -22,6 +22,7 @@ indexes the site. What each build keeps is on its app (``state.py``).
 | ``a11y`` | accessible markup, favicon, ``citation_*`` meta tags (``citemeta``) |
 | ``feedlinks`` | the Atom feeds copied and advertised; the selection script |
 | ``memory`` | opt-in garbage-collector tuning (``readinglist_tune_gc``) |
+| ``warnings_`` | the warnings, with stable codes (``readinglist.<code>``) |
 """
 
 from __future__ import annotations

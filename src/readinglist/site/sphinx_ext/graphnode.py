@@ -14,13 +14,12 @@ from typing import Any
 
 from docutils import nodes
 from sphinx.application import Sphinx
-from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.writers.html5 import HTML5Translator
 
 from ...render.graphsvg import figure
+from .warnings_ import Warn
 
-logger = logging.getLogger(__name__)
 CSS = "readinglist-graph.css"  # in site/static/, which a11y.py adds to html_static_path
 
 
@@ -36,7 +35,7 @@ class GraphDirective(SphinxDirective):
             data = json.loads("\n".join(self.content))
             _check(data)
         except (ValueError, TypeError, KeyError, IndexError):
-            logger.warning("not a graph", location=(self.env.docname, self.content_offset + 1))
+            Warn.BAD_GRAPH.log("not a graph", location=(self.env.docname, self.lineno))
             return []
         return [related_graph(graph=data)]
 
@@ -70,7 +69,7 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         docs = [n[0] for n in node["graph"]["nodes"]]
         for doc in docs:
             if doc not in app.env.all_docs:
-                logger.warning("link to a page that does not exist: %s", doc, location=node)
+                Warn.MISSING_PAGE.log("link to a page that does not exist: %s", doc, location=node)
         node["hrefs"] = [app.builder.get_relative_uri(docname, d) if d in app.env.all_docs else "" for d in docs]
 
 

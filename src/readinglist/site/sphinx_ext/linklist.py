@@ -17,11 +17,11 @@ from typing import Any
 
 from docutils import nodes
 from sphinx.application import Sphinx
-from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.writers.html5 import HTML5Translator
 
-logger = logging.getLogger(__name__)
+from .warnings_ import Warn
+
 FIELDS = ("doc", "title", "year", "reason")
 
 
@@ -41,7 +41,8 @@ class LinkList(SphinxDirective):
                     {**{f: str(item.get(f) or "") for f in FIELDS}, "versions": _versions(item.get("versions"))}
                 )
             except (ValueError, AttributeError):
-                logger.warning("not a link: %r", line, location=(self.env.docname, self.content_offset + offset + 1))
+                # MyST counts content_offset from the directive, not the page: its lines follow lineno's.
+                Warn.BAD_LINK_LINE.log("not a link: %r", line, location=(self.env.docname, self.lineno + offset + 1))
         return [link_list(links=links, classes=["simple", "readinglist-links"])]
 
 
@@ -72,7 +73,7 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 def _exists(app: Sphinx, link: dict[str, Any], node: link_list) -> bool:
     if link["doc"] in app.env.all_docs:
         return True
-    logger.warning("link to a page that does not exist: %s", link["doc"], location=node)
+    Warn.MISSING_PAGE.log("link to a page that does not exist: %s", link["doc"], location=node)
     return False
 
 

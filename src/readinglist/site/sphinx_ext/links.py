@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from docutils import nodes
 from sphinx.application import Sphinx
-from sphinx.util import logging
 
 from ...latex import to_text
 from ...render import links
-
-logger = logging.getLogger(__name__)
+from .warnings_ import Warn
 
 
 def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
@@ -24,7 +22,7 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             continue
         doc, anchor = target
         if doc not in app.env.all_docs:
-            logger.warning("link to a page that does not exist: %s", doc, location=node, type="readinglist")
+            Warn.MISSING_PAGE.log("link to a page that does not exist: %s", doc, location=node)
             node.replace_self(nodes.inline("", "", *node.children))
             continue
         if node.astext() == node["refuri"]:  # a card's hidden link text: name the page instead
