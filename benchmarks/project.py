@@ -43,8 +43,8 @@ def write_project(root: Path, corpus: Corpus, settings: Sequence[str] = ()) -> l
 
 def write_notes(root: Path, count: int = 5) -> list[Path]:
     """Notes for ``count`` papers spread over the list (needs refs.bib: notes are named by key)."""
+    from readinglist.slugs import slugs
     from readinglist.store import bibfile
-    from readinglist.store.keys import slugs
 
     keys = sorted(bibfile.load(root / "refs.bib").entries)
     names = slugs(keys)

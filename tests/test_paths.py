@@ -11,7 +11,7 @@ from sphinx.cmd.build import build_main
 from conftest import copy_seeds
 from readinglist.config import load_config
 from readinglist.site import generate
-from readinglist.store.keys import MAX_SLUG, RESERVED, is_safe, slugs
+from readinglist.slugs import MAX_SLUG, RESERVED, is_safe, slugs
 
 # "foo-201a6b30" is the slug "Foo" would get: a key chosen to collide with it.
 HOSTILE_KEYS = ["../../escape", "..", "CON", "aux", "Foo", "foo-201a6b30", "a/b", "x\\y", "k" * 120, "naïve", "a.b"]

@@ -130,7 +130,7 @@ def test_untitled_records_get_an_inferred_title_and_owner_attribution(seed_bib: 
 
 
 def test_keys_are_unique_and_safe(seed_bib: Path) -> None:
-    from readinglist.store.keys import is_safe
+    from readinglist.slugs import is_safe
 
     keys = [w.key for w in bibfile.load(seed_bib).works()]
     assert len({k.lower() for k in keys}) == len(keys) == 28
@@ -196,7 +196,7 @@ def test_merge_does_not_depend_on_import_order(tmp_path: Path, seed_bib: Path, h
 
 def test_render_without_changes_is_identity(seed_bib: Path) -> None:
     text = seed_bib.read_text(encoding="utf-8")
-    assert bibfile.load(seed_bib).render({}, []) == text
+    assert bibfile.load(seed_bib).to_bibtex({}, []) == text
 
 
 def test_render_keeps_comments_and_odd_formatting(tmp_path: Path) -> None:
@@ -211,7 +211,7 @@ def test_render_keeps_comments_and_odd_formatting(tmp_path: Path) -> None:
     path.write_text(text, encoding="utf-8")
     store = bibfile.load(path)
     assert set(store.entries) == {"odd2020", "paren2021"}
-    assert store.render({}, []) == text
+    assert store.to_bibtex({}, []) == text
 
 
 def test_a_windows_refs_bib_keeps_its_line_endings(tmp_path: Path) -> None:

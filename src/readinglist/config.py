@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .errors import ReadingListError
+from .errors import ReadingListError, not_utf8
 
 CONFIG_FILE = Path("conf") / "readinglist.toml"
 
@@ -75,8 +75,7 @@ def read_toml(path: Path) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        line = exc.object[: exc.start].count(b"\n") + 1
-        raise ReadingListError("not valid UTF-8; re-save the file as UTF-8", path, line) from None
+        raise not_utf8(exc, path) from None
     except OSError as exc:
         raise ReadingListError(f"cannot read file: {exc.strerror}", path) from None
     try:

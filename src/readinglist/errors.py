@@ -19,3 +19,9 @@ class ReadingListError(Exception):
         if self.line is not None:
             where = f"{where}:{self.line}"
         return f"{where}: {self.message}"
+
+
+def not_utf8(exc: UnicodeDecodeError, file: str | Path, what: str = "the file") -> ReadingListError:
+    """The error for bytes that are not UTF-8, at the line of the first byte that is not."""
+    line = exc.object[: exc.start].count(b"\n") + 1
+    return ReadingListError(f"{what} is not valid UTF-8; re-save it as UTF-8", file, line)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..latex import ascii_fold
-from ..store.keys import RESERVED
+from ..slugs import RESERVED
 from .similarity import BLOCK, Corpus
 
 # A paper is far from a profile's main field when its best match there is below this share

@@ -7,15 +7,14 @@ taxonomy shipped as ``data/arxiv_taxonomy.toml``).
 
 from __future__ import annotations
 
-import tomllib
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib.resources import files
 
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 
+from .. import arxiv_categories
 from .similarity import Corpus
 
 NEIGHBOURS = 5
@@ -40,8 +39,9 @@ class Inferred:
 @lru_cache(maxsize=1)
 def arxiv_taxonomy() -> tuple[ArxivCategory, ...]:
     """Canonical categories only: an alias (cs.NA for math.NA) would split the score."""
-    data = tomllib.loads(files("readinglist").joinpath("data/arxiv_taxonomy.toml").read_text(encoding="utf-8"))
-    return tuple(ArxivCategory(c["id"], c["name"], c["description"]) for c in data["category"] if not c.get("alias_of"))
+    return tuple(
+        ArxivCategory(c["id"], c["name"], c["description"]) for c in arxiv_categories.entries() if not c.get("alias_of")
+    )
 
 
 def category_names() -> dict[str, str]:

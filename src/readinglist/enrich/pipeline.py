@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 
 from ..latex import to_text
 from ..model import Paper, Work
-from ..store.keys import slugs
+from ..slugs import slugs
 from . import categories, summary
 from .authors import Flag, author_id, is_et_al, mixed_profile_flags, name_ids
 from .related import listed_authors, related_links, system_name, version_groups

@@ -24,9 +24,9 @@ from pylatexenc.latexwalker import (
 
 from ..latex import is_math, is_simple, keep_logo_spaces, latex_piece_text, to_text
 from .escape import Md, clean, drop_invisible, md_text
+from .venue import SAFE_URL  # one rule for every link destination a page prints
 
 ROLES = {"emph": "emphasis", "textit": "emphasis", "textsl": "emphasis", "textbf": "strong"}
-SAFE_URL = re.compile(r"^https?://[A-Za-z0-9.\-]+(?::\d+)?(?:/[A-Za-z0-9._~%!$&'()*+,;=:@/?#\-]*)?$")
 SCRIPT = re.compile(r"^([\^_])\{?([A-Za-z0-9]{1,6})\}?$")  # $^{3}$, $^{th}$, $_2$
 SIMPLE = re.compile(r"^[^`\\\s](?:[^`\\]*[^`\\\s])?$")  # fits inside a role's backticks
 

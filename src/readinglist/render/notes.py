@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..chars import strip_unsafe
-from ..errors import ReadingListError
+from ..errors import ReadingListError, not_utf8
 from ..sources.text import read_regular
 from . import frontmatter
 
@@ -35,7 +35,7 @@ def read_note(path: Path) -> Note:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ReadingListError("notes file is not valid UTF-8", path, data[: exc.start].count(b"\n") + 1) from None
+        raise not_utf8(exc, path, "the notes file") from None
     lines = text.splitlines()
     if not lines or lines[0].strip() != "---":
         return Note(path, 0, {}, bool(text.strip()))

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..enrich.pipeline import Library
 from ..enrich.starthere import priority_rank, version_sets
-from ..latex import ascii_fold
 from ..model import Paper
+from ..slugs import hyphenated
 from .bibsets import set_links, set_name
 from .cards import version_labels
 from .environment import render
@@ -27,13 +26,12 @@ from .workflow import LABELS, Notes, group_status, status
 
 TAGS = "tags"
 QUEUE = "queue"
-_NOT_SLUG = re.compile(r"[^a-z0-9]+")
 
 
 def tag_slug(tag: str) -> str:
     """A file name for ``tag``: its ASCII letters and digits ("Pipeline parallelism" ->
     ``pipeline-parallelism``), else a short hash, so every tag has a page and none is ``index``."""
-    slug = _NOT_SLUG.sub("-", ascii_fold(clean(tag)).lower()).strip("-")[:60].strip("-")
+    slug = hyphenated(clean(tag), 60)
     if not slug or slug == "index":
         slug = "tag-" + hashlib.sha256(clean(tag).encode()).hexdigest()[:10]
     return slug

@@ -14,9 +14,9 @@ from ..render import charts, citecache
 from ..render.citeblock import public_entry
 from ..render.notes import Note, load_notes
 from ..render.pages import site_pages
+from ..slugs import slugs
 from ..store import bibfile
 from ..store.identity import load_rules
-from ..store.keys import slugs
 from .manifest import RECORDS
 from .pasted import fold_duplicates
 from .records import records_json

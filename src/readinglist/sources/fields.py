@@ -9,11 +9,11 @@ writer can map back with ``to_biblatex``. Kept here, below ``store``, so both si
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib.resources import files
+
+from .. import arxiv_categories
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")  # fmt: skip
@@ -94,8 +94,7 @@ _BIBLATEX_ONLY = frozenset(rule.biblatex for rule in RULES)
 @lru_cache(maxsize=1)
 def arxiv_category_ids() -> frozenset[str]:
     """The ids of the shipped arXiv taxonomy: what tells an arXiv category from a user's keyword."""
-    text = files("readinglist").joinpath("data/arxiv_taxonomy.toml").read_text(encoding="utf-8")
-    return frozenset(c["id"] for c in tomllib.loads(text)["category"])
+    return arxiv_categories.ids()
 
 
 def split_keywords(value: str) -> list[str]:

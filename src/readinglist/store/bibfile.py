@@ -18,7 +18,7 @@ from pybtex.exceptions import PybtexError
 from pybtex.scanner import PybtexSyntaxError
 
 from ..bibsyntax import Chunk, append_fields, field_lines, split_chunks, stray_line, unclosed_entry_line
-from ..errors import ReadingListError
+from ..errors import ReadingListError, not_utf8
 from ..model import Skip, Work
 from ..sources import biblatex
 from ..sources.fields import to_bibtex
@@ -69,7 +69,7 @@ class BibFile:
                     values = biblatex.inherit(values, shared, entry.type.lower(), parent.type.lower())
         return values
 
-    def render(
+    def to_bibtex(
         self,
         replaced: dict[str, Entry],
         added: list[tuple[str, Entry | Work]],
@@ -140,8 +140,7 @@ def read_text(path: Path) -> str | None:
     except FileNotFoundError:
         return None
     except UnicodeDecodeError as exc:
-        line = exc.object[: exc.start].count(b"\n") + 1
-        raise ReadingListError("refs.bib is not valid UTF-8", str(path), line) from None
+        raise not_utf8(exc, path, path.name) from None
     except OSError as exc:
         raise unreadable(path, exc) from None
 

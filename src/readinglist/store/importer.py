@@ -305,7 +305,7 @@ def _render(
     added, notes = _with_keys([w for k, w in matcher.works.items() if k not in stored], set(store.entries), outcome)
     additions = [f"{work.key} from {outcome.wanted[index_key].source.render()}" for index_key, work in added]
     changed = replaced or added or grown
-    text = store.render(replaced, [(work.key, work) for _, work in added], grown) if changed else store.text
+    text = store.to_bibtex(replaced, [(work.key, work) for _, work in added], grown) if changed else store.text
     return text, notes, additions
 
 

@@ -1,22 +1,17 @@
-"""Citation keys: readable (``zheng2020fusionstitching``), unique, filesystem-safe."""
+"""Citation keys: readable (``zheng2020fusionstitching``), unique, valid for BibTeX (page names: ``slugs.py``)."""
 
 from __future__ import annotations
 
-import hashlib
 import re
-from collections.abc import Iterable
 
 from ..latex import ascii_fold, to_text
+from ..slugs import RESERVED
 
 # Words that start titles without saying what they are about.
 STOPWORDS = frozenset(
     "integrating examining providing studying investigating state-of-the-art two three four "
     "a an the of for on in to and with via by from towards toward using is are we our this new novel".split()
 )
-SAFE_KEY = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
-# Windows device names: a file called "con.md" cannot be created there.
-RESERVED = frozenset(["con", "prn", "aux", "nul"] + [f"{d}{n}" for d in ("com", "lpt") for n in range(10)])
-MAX_SLUG = 64
 
 
 def _slug_word(text: str) -> str:
@@ -63,33 +58,6 @@ def _free_number(base: str, lowered: set[str]) -> int:
         middle = (low + high) // 2
         low, high = (middle, high) if taken(middle) else (low, middle)
     return high
-
-
-def is_safe(key: str) -> bool:
-    return bool(SAFE_KEY.match(key)) and key.lower() not in RESERVED
-
-
-def slugs(keys: Iterable[str]) -> dict[str, str]:
-    """A file-name-safe, case-insensitively unique slug for every key.
-
-    A safe key is its own slug. Any other key (separators, ``..``, upper case, device
-    names, length) is reduced to safe characters and given a short hash of the key, so
-    the slug is stable from build to build and cannot collide with another key's.
-    """
-    keys = sorted(set(keys))
-    out = {key: key for key in keys if is_safe(key) and len(key) <= MAX_SLUG}
-    taken = set(out.values())
-    for key in keys:
-        if key in out:
-            continue
-        base = re.sub(r"[^a-z0-9]+", "-", ascii_fold(key).lower()).strip("-")[: MAX_SLUG - 17] or "entry"
-        digest = hashlib.sha1(key.encode()).hexdigest()
-        width = 8
-        while f"{base}-{digest[:width]}" in taken:  # only a key chosen to collide gets here
-            width += 1
-        out[key] = f"{base}-{digest[:width]}"
-        taken.add(out[key])
-    return out
 
 
 # What BibTeX and biber accept as a key: printable ASCII without spaces, the characters that

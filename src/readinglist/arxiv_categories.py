@@ -1,0 +1,23 @@
+"""arXiv's category taxonomy as shipped (``data/arxiv_taxonomy.toml``), read once for every stage.
+
+The sources tell an arXiv category from a user's keyword by it; the enrichment infers a
+record's categories from it. Not to be confused with the user's topics (``conf/topics.toml``).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import lru_cache
+from importlib.resources import files
+from typing import Any
+
+
+@lru_cache(maxsize=1)
+def entries() -> tuple[dict[str, Any], ...]:
+    """Every category of the file (aliases too, as ``alias_of``), in its order."""
+    text = files("readinglist").joinpath("data/arxiv_taxonomy.toml").read_text(encoding="utf-8")
+    return tuple(tomllib.loads(text)["category"])
+
+
+def ids() -> frozenset[str]:
+    return frozenset(str(entry["id"]) for entry in entries())
