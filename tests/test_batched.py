@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from readinglist.enrich.authors import _closest, _closest_within
 from readinglist.enrich.similarity import build_corpus
-from readinglist.enrich.taxonomy import Topic
 from readinglist.enrich.topics import _keyword_hits
+from readinglist.model import Topic
 
 WORDS = ["pipe", "pipeline", "pipeline parallel", "a a", "graph", "net", "-net", "x", "ab"]
 

@@ -14,9 +14,8 @@ from myst_parser.parsers.directives import parse_directive_text
 from conftest import copy_seeds
 from readinglist.cli import main
 from readinglist.config import load_config
-from readinglist.enrich.taxonomy import Topic
 from readinglist.errors import ReadingListError
-from readinglist.model import Paper, Work
+from readinglist.model import Paper, Topic, Work
 from readinglist.render import chartsvg
 from readinglist.render.charts import Counts, Settings, chart, drawn, subtopic_stack, topic_stack
 from readinglist.render.escape import clean

@@ -10,9 +10,8 @@ from pybtex.database import parse_string
 
 from conftest import copy_seeds
 from readinglist.config import load_config
-from readinglist.enrich.pipeline import Library
 from readinglist.latex import to_text
-from readinglist.model import Work
+from readinglist.model import Library, Work
 from readinglist.render import cite
 from readinglist.render.export import biblatex
 from readinglist.site.assemble import build_library

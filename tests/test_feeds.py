@@ -13,10 +13,9 @@ from pybtex.database import parse_string
 
 from conftest import copy_seeds
 from readinglist.config import load_config
-from readinglist.enrich.pipeline import Library
+from readinglist.model import Library, Note
 from readinglist.render.downloads import export_files
 from readinglist.render.feeds import INDEX, feed_files
-from readinglist.render.notes import Note
 from readinglist.render.pages import site_pages
 from readinglist.site.assemble import build_library
 

@@ -22,8 +22,7 @@ from pybtex.database.input.bibtex import Parser
 from conftest import copy_seeds
 from readinglist.chars import strip_unsafe
 from readinglist.config import load_config
-from readinglist.enrich.pipeline import Library
-from readinglist.model import Work
+from readinglist.model import Library, Work
 from readinglist.render import cite, citecache
 from readinglist.render.authors import author_urls
 from readinglist.render.bibliography import entry_text

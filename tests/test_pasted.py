@@ -18,10 +18,10 @@ from sphinx.cmd.build import build_main
 
 from conftest import FIXTURES, SEEDS, copy_seeds
 from readinglist.config import load_config
-from readinglist.enrich.pipeline import Library, enrich
+from readinglist.enrich.pipeline import enrich
 from readinglist.enrich.related import VERSION_WINDOW
 from readinglist.enrich.taxonomy import load_taxonomy
-from readinglist.model import Work
+from readinglist.model import Library, Work
 from readinglist.render.pages import site_pages
 from readinglist.site import generate
 from readinglist.site.pasted import fold_duplicates

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from conftest import FIXTURES, SEEDS, copy_seeds
 from readinglist.config import load_config
 from readinglist.enrich import summary
-from readinglist.enrich.pipeline import Library, enrich
+from readinglist.enrich.pipeline import enrich
 from readinglist.enrich.taxonomy import load_taxonomy
-from readinglist.model import SourceRef, Work
+from readinglist.model import Library, SourceRef, Work
 from readinglist.site.assemble import build_library
 from readinglist.site.records import records
 

@@ -20,10 +20,10 @@ from pybtex.database.input.bibtex import Parser
 from sphinx.cmd.build import build_main
 
 from readinglist.config import load_config
-from readinglist.enrich.pipeline import Library, enrich
+from readinglist.enrich.pipeline import enrich
 from readinglist.enrich.taxonomy import load_taxonomy
 from readinglist.latex import to_text
-from readinglist.model import SourceRef, Work
+from readinglist.model import Library, SourceRef, Work
 from readinglist.render.bibliography import derive, entry_text, problems, sanitized_bib
 from readinglist.render.bibtypes import PLAIN_TYPE, WORDS
 from readinglist.render.pages import site_pages

@@ -14,12 +14,11 @@ from hypothesis import strategies as st
 
 from conftest import copy_seeds
 from readinglist.config import load_config
-from readinglist.enrich.pipeline import Library
 from readinglist.enrich.starthere import MAX, priority_rank, start_here, version_sets
 from readinglist.enrich.taxonomy import load_taxonomy
 from readinglist.enrich.topics import assign_subtopics
 from readinglist.errors import ReadingListError
-from readinglist.model import Link, Paper, Work
+from readinglist.model import Library, Link, Paper, Work
 from readinglist.render.listings import topic_pages, years_page
 from readinglist.site.assemble import build_library
 from readinglist.site.sphinx_ext.facets import facet_values, markup

@@ -17,11 +17,11 @@ from pybtex.database import parse_string
 
 from conftest import FIXTURES, SEEDS, copy_seeds
 from readinglist.config import load_config
-from readinglist.enrich.pipeline import Library, credit, enrich
+from readinglist.enrich.pipeline import credit, enrich
 from readinglist.enrich.related import listed_authors
 from readinglist.enrich.similarity import build_corpus, strip_urls
-from readinglist.enrich.taxonomy import Topic, load_taxonomy
-from readinglist.model import Work
+from readinglist.enrich.taxonomy import load_taxonomy
+from readinglist.model import Library, Topic, Work
 from readinglist.render.citeblock import public_entry
 from readinglist.site import generate
 from readinglist.store import bibfile

@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 
 from conftest import SEEDS
 from readinglist.enrich import authors, related
-from readinglist.enrich.pipeline import Library, enrich
+from readinglist.enrich.pipeline import enrich
 from readinglist.enrich.related import VERSION_WINDOW, version_groups
 from readinglist.enrich.similarity import NEIGHBOURS, build_corpus
 from readinglist.enrich.taxonomy import load_taxonomy
-from readinglist.model import SourceRef, Work
+from readinglist.model import Library, SourceRef, Work
 
 N = 300
 TOPICS = load_taxonomy(SEEDS / "conf" / "topics.toml")

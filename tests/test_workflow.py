@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 
 from conftest import SEEDS, copy_seeds
 from readinglist.config import load_config
-from readinglist.enrich.pipeline import Library
 from readinglist.errors import ReadingListError
+from readinglist.model import Library, Note
 from readinglist.render.cards import cards
 from readinglist.render.frontmatter import STATUSES, status_of
-from readinglist.render.notes import Note, load_notes, read_note
+from readinglist.render.notes import load_notes, read_note
 from readinglist.render.pages import site_pages
 from readinglist.render.reading import queue_page, reading_pages, tag_slug
 from readinglist.render.workflow import badge, progress, recent

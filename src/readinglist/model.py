@@ -1,12 +1,16 @@
 """The central model: immutable records that every pipeline stage reads and returns anew.
 
 A ``RawRecord`` is one record as a source dump states it. A ``Work`` is one paper
-as refs.bib stores it. ``Paper`` is a work after enrichment: everything a page shows.
+as refs.bib stores it. ``Paper`` is a work after enrichment: everything a page shows. A
+``Library`` is every paper with the user's topics (``Topic``) and the authors (``Author``);
+``Note`` is a note of the user's, ``Credit`` what a source says of a work's authors.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -130,3 +134,92 @@ class Paper:
     @property
     def key(self) -> str:
         return self.work.key
+
+
+@dataclass(frozen=True)
+class Topic:
+    id: str
+    title: str
+    description: str
+    categories: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    subtopics: tuple[Topic, ...] = ()  # a subtopic's id is ``<topic>/<sub>``: its page under topics/
+
+    def matches_category(self, category: str) -> bool:
+        return any(
+            category == pattern or (pattern.endswith(".*") and category.startswith(pattern[:-1]))
+            for pattern in self.categories
+        )
+
+    @property
+    def parent(self) -> str:
+        """The topic id of a subtopic; empty for a topic."""
+        return self.id.rpartition("/")[0]
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A paper of a profile that looks like a namesake's, and why (the page shows it to maintainers)."""
+
+    key: str
+    evidence: str
+
+
+@dataclass(frozen=True)
+class Author:
+    id: str
+    name: str
+    papers: tuple[str, ...]
+    flags: tuple[Flag, ...] = ()  # papers that look like a namesake's (profile owners only)
+
+
+@dataclass(frozen=True)
+class Library:
+    papers: tuple[Paper, ...]
+    topics: tuple[Topic, ...]
+    authors: tuple[Author, ...]
+    author_ids: dict[str, str]  # every name as written -> its person's id
+
+    def by_key(self) -> dict[str, Paper]:
+        return {p.key: p for p in self.papers}
+
+
+@dataclass(frozen=True)
+class Credit:
+    """What the source says about a work's authors, and no more.
+
+    ``listed``: authors in the source's order (an owner standing in for an unknown list is not
+    one: an arXiv listing that names only its profile owner says nothing of who came first);
+    ``with_``: profile owners the work is attributed to that the list does not name.
+    """
+
+    listed: tuple[str, ...]
+    et_al: bool
+    with_: tuple[str, ...]
+
+    @property
+    def gap(self) -> str:
+        """Why ``with_`` names are apart from the list, as the page and the BibTeX note say it."""
+        if not self.with_:
+            return ""
+        if self.et_al:
+            return "full author list not in the source"
+        return "attributed by an author profile, not in the source's author list"
+
+    @property
+    def note(self) -> str:
+        """The BibTeX ``note`` that keeps a citation honest about the list (empty if complete)."""
+        if not self.with_:
+            return ""
+        names = " and ".join(self.with_)
+        if self.et_al:
+            return f"Author list incomplete in the source; includes {names}"
+        return f"Attributed to {names} by an author profile; not in the source's author list"
+
+
+@dataclass(frozen=True)
+class Note:
+    path: Path
+    body_line: int  # 0-based first line after the front matter, for {include} :start-line:
+    meta: dict[str, Any] = field(default_factory=dict)
+    has_body: bool = True

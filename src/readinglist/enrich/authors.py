@@ -15,11 +15,11 @@ import re
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 import numpy as np
 
 from ..latex import ascii_fold
+from ..model import Flag
 from ..slugs import RESERVED
 from .similarity import BLOCK, Corpus
 
@@ -70,12 +70,6 @@ def name_ids(names: Iterable[str]) -> dict[str, str]:
         if _only_initials(given) and len(full.get((last, _initials(given)), ())) == 1:
             ids[name] = next(iter(full[(last, _initials(given))]))
     return ids
-
-
-@dataclass(frozen=True)
-class Flag:
-    key: str
-    evidence: str
 
 
 def archive(category: str) -> str:

@@ -3,37 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ..latex import to_text
-from ..model import Paper, Work
+from ..model import Author, Credit, Library, Paper, Topic, Work
 from ..slugs import slugs
 from . import categories, summary
-from .authors import Flag, author_id, is_et_al, mixed_profile_flags, name_ids
+from .authors import author_id, is_et_al, mixed_profile_flags, name_ids
 from .related import listed_authors, related_links, system_name, version_groups
 from .similarity import Corpus, build_corpus
-from .taxonomy import Topic
 from .topics import assign_subtopics, assign_topics
-
-
-@dataclass(frozen=True)
-class Author:
-    id: str
-    name: str
-    papers: tuple[str, ...]
-    main_archive: str = ""
-    flags: tuple[Flag, ...] = ()  # papers that look like a namesake's (profile owners only)
-
-
-@dataclass(frozen=True)
-class Library:
-    papers: tuple[Paper, ...]
-    topics: tuple[Topic, ...]
-    authors: tuple[Author, ...]
-    author_ids: dict[str, str]  # every name as written -> its person's id
-
-    def by_key(self) -> dict[str, Paper]:
-        return {p.key: p for p in self.papers}
 
 
 def page_authors(work: Work) -> tuple[str, ...]:
@@ -41,39 +20,6 @@ def page_authors(work: Work) -> tuple[str, ...]:
     ids = {author_id(a) for a in work.authors}
     owners = [s.owner for s in work.sources if s.owner and author_id(s.owner) not in ids]
     return work.authors + tuple(dict.fromkeys(owners))
-
-
-@dataclass(frozen=True)
-class Credit:
-    """What the source says about a work's authors, and no more.
-
-    ``listed``: authors in the source's order (an owner standing in for an unknown list is not
-    one: an arXiv listing that names only its profile owner says nothing of who came first);
-    ``with_``: profile owners the work is attributed to that the list does not name.
-    """
-
-    listed: tuple[str, ...]
-    et_al: bool
-    with_: tuple[str, ...]
-
-    @property
-    def gap(self) -> str:
-        """Why ``with_`` names are apart from the list, as the page and the BibTeX note say it."""
-        if not self.with_:
-            return ""
-        if self.et_al:
-            return "full author list not in the source"
-        return "attributed by an author profile, not in the source's author list"
-
-    @property
-    def note(self) -> str:
-        """The BibTeX ``note`` that keeps a citation honest about the list (empty if complete)."""
-        if not self.with_:
-            return ""
-        names = " and ".join(self.with_)
-        if self.et_al:
-            return f"Author list incomplete in the source; includes {names}"
-        return f"Attributed to {names} by an author profile; not in the source's author list"
 
 
 def credit(authors: tuple[str, ...], et_al: bool, owners: tuple[str, ...]) -> Credit:
@@ -155,6 +101,6 @@ def _authors(works: list[Work], papers: list[Paper], ids: dict[str, str], corpus
     out = []
     for aid in sorted(names):
         index = list(dict.fromkeys(members[aid]))
-        main, flags = mixed_profile_flags(index, keys, cats, coauthored, corpus) if aid in owners else ("", ())
-        out.append(Author(aid, names[aid].most_common(1)[0][0], tuple(keys[i] for i in index), main, flags))
+        _, flags = mixed_profile_flags(index, keys, cats, coauthored, corpus) if aid in owners else ("", ())
+        out.append(Author(aid, names[aid].most_common(1)[0][0], tuple(keys[i] for i in index), flags))
     return tuple(out)

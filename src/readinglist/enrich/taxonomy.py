@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ..config import read_toml
 from ..errors import ReadingListError
+from ..model import Topic
 
 ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_ID = 64
@@ -28,27 +29,6 @@ SUB = "sub"  # the key of a topic's subtopics: [[topic.sub]]
 _HEADER = re.compile(r"^\s*\[\[\s*topic\s*\]\]")
 _SUB_HEADER = re.compile(rf"^\s*\[\[\s*topic\s*\.\s*{SUB}\s*\]\]")
 _ID_LINE = re.compile(r"^\s*id\s*=")
-
-
-@dataclass(frozen=True)
-class Topic:
-    id: str
-    title: str
-    description: str
-    categories: tuple[str, ...] = ()
-    keywords: tuple[str, ...] = ()
-    subtopics: tuple[Topic, ...] = ()  # a subtopic's id is ``<topic>/<sub>``: its page under topics/
-
-    def matches_category(self, category: str) -> bool:
-        return any(
-            category == pattern or (pattern.endswith(".*") and category.startswith(pattern[:-1]))
-            for pattern in self.categories
-        )
-
-    @property
-    def parent(self) -> str:
-        """The topic id of a subtopic; empty for a topic."""
-        return self.id.rpartition("/")[0]
 
 
 @dataclass

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .taxonomy import Topic
+from ..model import Topic
 
 STRONG_TEXT_EVIDENCE = 3
 

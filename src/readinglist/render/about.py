@@ -9,10 +9,9 @@ opened by keyboard), so it stays out of a reader's way.
 
 from __future__ import annotations
 
-from ..model import SOURCE_KINDS, Paper, Work
+from ..model import SOURCE_KINDS, Note, Paper, Work
 from .escape import Md, clean, directive, md_text
 from .links import display_title, paper_url
-from .notes import Note
 from .venue import source
 
 # A source kind as a reader says it; the rest as SOURCE_KINDS names them ("arXiv API").

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from ..enrich.pipeline import Author, Library
-from ..enrich.taxonomy import Topic
 from ..latex import ascii_fold
-from ..model import Paper
+from ..model import Author, Library, Paper, Topic
 from .charts import author_min, chart, topic_stack
 from .environment import render
 from .escape import Md, md_text

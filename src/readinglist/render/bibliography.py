@@ -24,9 +24,9 @@ from pybtex.bibtex.utils import split_name_list
 from pybtex.database import Person
 
 from ..enrich.authors import is_et_al
-from ..enrich.pipeline import Library, work_credit
+from ..enrich.pipeline import work_credit
 from ..latex import to_text
-from ..model import Work
+from ..model import Library, Work
 from .bibsets import ALL, STYLE, bib_set, csl_path, download_link
 from .bibtypes import PLAIN_TYPE, THESIS_DEFAULT, missing_fields, thesis_type
 from .environment import render

@@ -25,8 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..enrich.taxonomy import Topic
-from ..model import Paper
+from ..model import Paper, Topic
 from .escape import Md, clean, directive, md_text
 from .registry import BY_NAME
 

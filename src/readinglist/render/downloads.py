@@ -10,13 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..enrich.pipeline import Library
-from ..model import Paper
+from ..model import Library, Note, Paper
 from .bibliography import derive
 from .bibsets import ALL, bib_set, csl_path, set_name
 from .export import csl_item, csl_json
 from .feeds import feed_files
-from .notes import Note
 from .reading import tagged
 
 

@@ -21,9 +21,9 @@ from typing import Any
 from feedgen.entry import FeedEntry
 from feedgen.feed import FeedGenerator
 
-from ..enrich.pipeline import Library, work_credit
+from ..enrich.pipeline import work_credit
 from ..latex import to_text
-from ..model import Paper
+from ..model import Library, Paper
 from .authors import initial
 from .escape import clean
 from .links import AUTHORS, PAPERS, TOPICS, display_title

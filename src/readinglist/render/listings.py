@@ -7,10 +7,8 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..enrich.pipeline import Library
 from ..enrich.starthere import start_here, version_sets
-from ..enrich.taxonomy import Topic
-from ..model import Paper
+from ..model import Library, Paper, Topic
 from .bibsets import set_links, set_name
 from .cards import cards, version_labels
 from .charts import chart, subtopic_stack

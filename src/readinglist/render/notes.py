@@ -5,22 +5,13 @@ The front matter's rules (no aliases, a schema for the keys the site reads) are 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..chars import strip_unsafe
 from ..errors import ReadingListError, not_utf8
+from ..model import Note
 from ..sources.text import read_regular
 from . import frontmatter
-
-
-@dataclass(frozen=True)
-class Note:
-    path: Path
-    body_line: int  # 0-based first line after the front matter, for {include} :start-line:
-    meta: dict[str, Any] = field(default_factory=dict)
-    has_body: bool = True
 
 
 def load_notes(folder: Path) -> dict[str, Note]:

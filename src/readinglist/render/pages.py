@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..chars import strip_unsafe
-from ..enrich.pipeline import Library
+from ..model import Library, Note
 from . import registry
 from .authors import author_pages, author_urls
 from .bibliography import bibliography_files
@@ -13,7 +13,6 @@ from .environment import render
 from .escape import Md
 from .links import PAPERS, TOPICS, plural, url
 from .listings import topic_pages, years_page
-from .notes import Note
 from .paper import paper_page
 from .reading import reading_pages
 from .workflow import progress, recent_block

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..enrich.categories import category_names
-from ..enrich.pipeline import Library, work_credit
-from ..model import Link, Paper, Work
+from ..enrich.pipeline import work_credit
+from ..model import Library, Link, Note, Paper, Work
 from .about import about_record, reader_source
 from .cite import citation, cite_menu
 from .environment import render
@@ -12,7 +12,6 @@ from .escape import Md, clean, md_text, safe_token
 from .graph import paper_graph
 from .latexmd import latex_to_md
 from .links import TOPICS, UNTITLED, display_title, json_string, link_list, one_line, url
-from .notes import Note
 from .reading import tag_link
 from .venue import extra_of, keywords_of, kind, links, venue
 from .workflow import reading_line

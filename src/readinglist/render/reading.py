@@ -13,9 +13,8 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..enrich.pipeline import Library
 from ..enrich.starthere import priority_rank, version_sets
-from ..model import Paper
+from ..model import Library, Paper
 from ..slugs import hyphenated
 from .bibsets import set_links, set_name
 from .cards import version_labels

@@ -17,11 +17,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..enrich.starthere import priority_rank, version_sets
-from ..model import Paper
+from ..model import Note, Paper
 from .escape import Md, md_text
 from .frontmatter import status_of
 from .links import link_list
-from .notes import Note
 
 Notes = Mapping[str, Mapping[str, Any]]  # each note's front matter, by page slug
 

@@ -6,13 +6,13 @@ import sys
 from dataclasses import replace
 
 from ..config import Config
-from ..enrich.pipeline import Library, enrich
+from ..enrich.pipeline import enrich
 from ..enrich.taxonomy import load_taxonomy
 from ..latex import dump_to_latex
-from ..model import Work
+from ..model import Library, Note, Work
 from ..render import charts, citecache
 from ..render.citeblock import public_entry
-from ..render.notes import Note, load_notes
+from ..render.notes import load_notes
 from ..render.pages import site_pages
 from ..slugs import slugs
 from ..store import bibfile

@@ -19,7 +19,7 @@ from .fingerprint import STAMP, inputs_fingerprint, is_current, stamp_text
 from .manifest import MANIFEST, read_manifest, remove_interrupted_writes, sync
 
 if TYPE_CHECKING:
-    from ..enrich.pipeline import Library
+    from ..model import Library
 
 # Folders under docs/ that never hold a page of the "About" menu.
 GENERATED_FOLDERS = registry.folders() | set(registry.PROTECTED)  # no hand-written page for the menu there
