@@ -8,7 +8,7 @@ from ..model import Link, Paper, Work
 from .about import about_record, reader_source
 from .cite import citation, cite_menu
 from .environment import render
-from .escape import Md, clean, md_text, safe_token
+from .escape import Md, clean, directive, md_text, safe_token
 from .graph import paper_graph
 from .latexmd import latex_to_md
 from .links import TOPICS, UNTITLED, display_title, json_string, link_list, one_line, url
@@ -47,8 +47,9 @@ def paper_page(
         tags=", ".join(keywords_of(work)),
         topics=_topic_links(paper, library),
         tldr=paper.tldr,
+        brief=paper.brief.lines(),
         key_results=list(paper.key_results),
-        abstract=Md(abstract.md) if abstract.md else "The source gives no abstract.",
+        abstract=_abstract(abstract.md),
         footnotes=[Md(f"[^{label}]: {text}") for label, text in footnotes],
         notes=_notes(paper, note),
         system=paper.system,
@@ -60,6 +61,14 @@ def paper_page(
         cite_menu=cite_menu(citation(work, _parents(work, by_key), bibtex)),
         about=about_record(paper, by_key, note),
     )
+
+
+def _abstract(md: str) -> Md | str:
+    """The abstract, open below the summary; readinglist-a11y.js closes it on a phone's screen,
+    where the summary lines would otherwise be all that fits."""
+    if not md:
+        return "The source gives no abstract."
+    return directive("dropdown", "Full abstract", md, ":open:\n:class-container: readinglist-abstract")
 
 
 def _credit(paper: Paper, library: Library, authors: dict[str, str]) -> dict[str, object]:
