@@ -19,6 +19,10 @@ PASSIVE = re.compile(
     r"^(?:in this (?:paper|work|article),\s*)?an?\s[^.]*?\b(?:is|are)\s+(?:proposed|presented|introduced|developed)\b",
     re.I,
 )
+# "This article serves two main purposes: (1) ...", "The contributions of X are in three folds: 1) ...".
+ENUMERATION = re.compile(
+    r"^[^:.]{0,80}\b(?:purposes?|goals?|aims?|objectives?|contributions?|folds?)\b[^:.]{0,20}:\s*(?:\(1\)|1\))\s*", re.I
+)
 BACKGROUND = re.compile(
     r"^(?:it is (?:a )?(?:challenging|difficult|important)|recent(?:ly)?|in recent years|over the past)", re.I
 )

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 from ..model import Brief
-from ..sentences import BACKGROUND, contribution_index, split_sentences
-from .summary import FINDING, is_measured, key_results
+from ..sentences import BACKGROUND, ENUMERATION, contribution_index, split_sentences
+from .summary import FINDING, QUALITATIVE, is_measured, key_results
 
 MAX_WORDS = 32
 # A gap the paper answers: contrast, or a shortcoming named outright.
@@ -49,6 +49,9 @@ FRAME = re.compile(
     r",?\s+in this (?:paper|work|article|report)\b|^(?:in this (?:paper|work|article|report)|here),\s*", re.I
 )
 NOUN_VERBS = frozenset("propose present introduce develop design build devise".split())
+AND_VERB = re.compile(r"\band\s+(?:we\s+)?(?:propose|present|introduce|develop|design|build|devise)s?\s+", re.I)
+ORDINAL = re.compile(r"^(?:first|second|third|then|next|finally)(?:ly)?,\s+", re.I)
+SHORT = 14  # words: an approach line shorter than this says too little alone
 FILLER = re.compile(r"^(?:an?|the)\s+(?:novel|new)\s*,?\s+", re.I)
 CLAUSE = re.compile(
     r",\s+(?:which|where|while|and|but|since|because|thus|as|through|by)\b|;\s|:\s|\s\((?:1|i)\)|\s\(such as\b"
@@ -63,10 +66,23 @@ def brief(text: str) -> Brief:
     at = contribution_index(sentences)
     plain = [s for s in sentences if not (BACKGROUND.match(s) or GAP.search(s) or is_measured(s))]
     # No "we propose": what the abstract first says the work is ("GRID is a space mission ...").
-    approach = _approach(sentences[at]) if at is not None else _short(plain[0]) if plain else ""
+    approach = _approach(sentences, at) if at is not None else _short(plain[0]) if plain else ""
     claimed = sentences[at] if at is not None else ""
     results = tuple(r for r in key_results(text) if r[1:] not in claimed)  # the approach says that one
     return Brief(_problem(sentences, at), approach, _result(results))
+
+
+def _approach(sentences: list[str], at: int) -> str:
+    """The contribution; when that says little ("VACL, a novel approach to address this problem"),
+    the sentence after it too, unless that one is a problem or a result."""
+    line = _approach_line(sentences[at])
+    after = sentences[at + 1] if at + 1 < len(sentences) else ""
+    if len(line.split()) >= SHORT or not after or GAP.search(after) or PRIOR_WORK.search(after):
+        return line
+    if is_measured(after) or QUALITATIVE.search(after) or FINDING.match(after):
+        return line
+    more = f"{line} {_approach_line(after)}"
+    return more if len(more.split()) <= MAX_WORDS else line
 
 
 def _result(results: tuple[str, ...]) -> str:
@@ -88,12 +104,16 @@ def _problem(sentences: list[str], at: int | None) -> str:
     return ""
 
 
-def _approach(sentence: str) -> str:
+def _approach_line(sentence: str) -> str:
     """The contribution without its frame: "we propose X, a ..." gives "X, a ..."."""
+    sentence = ENUMERATION.sub("", ORDINAL.sub("", sentence, count=1), count=1)
     match = WE.match(sentence)
     if match and (match["lead"] is None or len(match["lead"].split()) <= 12):
         verb, rest = match["verb"].lower(), FRAME.sub("", match["rest"])
-        line = FILLER.sub("", rest) if verb.rstrip("s") in NOUN_VERBS else f"{_third_person(verb)} {rest}"
+        if verb.rstrip("s") in NOUN_VERBS:  # "X and introduce Y" is "X and Y"
+            line = AND_VERB.sub("and ", FILLER.sub("", rest))
+        else:
+            line = f"{_third_person(verb)} {rest}"
         return _short(_capital(line))
     return _short(_capital(FRAME.sub("", THIS_PAPER.sub("", sentence, count=1))))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ..sentences import BACKGROUND, CONTRIBUTION, PROPOSAL, contribution_index, split_sentences
+from ..sentences import BACKGROUND, CONTRIBUTION, ENUMERATION, PROPOSAL, contribution_index, split_sentences
 
 MAX_TLDR_WORDS = 50
 ANAPHORA = re.compile(r"\b(?:this|these|such)\s+(?:problem|issue|challenge|task|limitation)s?\b", re.I)
@@ -92,7 +92,7 @@ def is_measured(sentence: str) -> bool:
 
 
 def _without_lead_in(sentence: str) -> str:
-    rest = LEAD_IN.sub("", sentence, count=1)
+    rest = LEAD_IN.sub("", ENUMERATION.sub("", sentence, count=1), count=1)
     return rest[0].upper() + rest[1:] if rest else sentence
 
 

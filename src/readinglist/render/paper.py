@@ -48,7 +48,8 @@ def paper_page(
         topics=_topic_links(paper, library),
         tldr=paper.tldr,
         brief=paper.brief.lines(),
-        key_results=list(paper.key_results),
+        # The result line quoted whole is not repeated below it.
+        key_results=[r for r in paper.key_results if r != paper.brief.result],
         abstract=_abstract(abstract.md),
         footnotes=[Md(f"[^{label}]: {text}") for label, text in footnotes],
         notes=_notes(paper, note),
