@@ -121,7 +121,7 @@ class Brief:
     def lines(self) -> tuple[tuple[str, str], ...]:
         """(label, line) for each line there is, in reading order."""
         named = (("Problem", self.problem), ("Approach", self.approach), ("Result", self.result))
-        return tuple((label, line) for label, line in named if line)
+        return tuple((label, line) for label, line in named if line.strip())
 
 
 @dataclass(frozen=True)
