@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -15,7 +16,7 @@ import legacy_titles
 from conftest import FIXTURES, SEEDS, copy_seeds
 from readinglist.config import load_config
 from readinglist.enrich import brief, summary
-from readinglist.enrich.pipeline import Library, enrich
+from readinglist.enrich.pipeline import Library, current_title, enrich
 from readinglist.enrich.taxonomy import load_taxonomy
 from readinglist.latex import to_text
 from readinglist.model import SourceRef, Work
@@ -261,3 +262,27 @@ def test_related_links_are_symmetric_with_the_same_reason(raw: list[tuple[list[s
 @given(works)
 def test_enrichment_is_deterministic(raw: list[tuple[list[str], list[str], str, str]]) -> None:
     assert records(_library(raw)) == records(_library(raw))
+
+
+def test_a_stored_working_title_is_remade_and_a_written_title_kept() -> None:
+    abstract = "Federated learning is a promising framework. We propose two terms for local training."
+    stored = Work(key="w", title="Two terms for local training", title_inferred=True, abstract=abstract)
+    assert current_title(stored).title == "Two terms for local training in federated learning"
+    written = replace(stored, title_inferred=False)
+    assert current_title(written) == written
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (
+            "In this paper we propose a fragile watermarking scheme for tables.",
+            "Fragile watermarking scheme for tables",
+        ),
+        ("We creatively introduce seq2seq models in channel prediction.", "Seq2seq models in channel prediction"),
+        ("We have developed simulation models of markets.", "Developing simulation models of markets"),
+        ("Crowd counting is hard. We propose a data collector.", "Data collector in crowd counting"),
+    ],
+)
+def test_working_titles_read_as_titles(abstract: str, title: str) -> None:
+    assert working_title(abstract) == title

@@ -98,15 +98,18 @@ def infer(texts: list[str], categories: list[tuple[str, ...]], keys: list[str], 
         for cat, share in [*votes.items(), *named.items()]:
             scores[cat] = scores.get(cat, 0.0) + share
         best = min(scores, key=lambda c: (-scores[c], c))
-        closest = taxonomy[int(np.argmax(closeness[row]))]
-        # In this order: render/about.py links the neighbours up to "; closest arXiv description: ".
-        evidence = [f"closest arXiv description: {closest.id} ({closest.name})"]
-        if neighbours:
-            evidence.insert(0, f"most similar categorized papers: {', '.join(neighbours)}")
-        if words:
-            evidence.append(f"words naming a field: {'; '.join(words)}")
-        out[i] = Inferred((best,), "; ".join(evidence))
+        out[i] = Inferred((best,), _evidence(neighbours, taxonomy[int(np.argmax(closeness[row]))], words))
     return out
+
+
+def _evidence(neighbours: list[str], closest: ArxivCategory, words: list[str]) -> str:
+    """In this order: render/about.py links the neighbours up to "; closest arXiv description: "."""
+    parts = [f"closest arXiv description: {closest.id} ({closest.name})"]
+    if neighbours:
+        parts.insert(0, f"most similar categorized papers: {', '.join(neighbours)}")
+    if words:
+        parts.append(f"words naming a field: {'; '.join(words)}")
+    return "; ".join(parts)
 
 
 def _plausible(taxonomy: tuple[ArxivCategory, ...], categories: list[tuple[str, ...]]) -> tuple[ArxivCategory, ...]:
