@@ -266,9 +266,9 @@ def test_summary_lines_are_escaped_on_pages_and_cards(seeds: tuple[Library, dict
     library, bibtex = seeds
     paper = replace(library.by_key()["gaovacl"], brief=Brief(text, "Plain approach.", text))
     page = paper_page(paper, library.by_key(), None, bibtex["gaovacl"], library, author_urls(library))
-    for label in ("Problem", "Result") if text else ():
+    for label in ("Problem", "Result") if text.strip() else ():
         assert f"**{label}:** {md_text(text)}".rstrip() in page
     summary = card(paper)["summary"]
     assert f"**Approach:** {md_text('Plain approach.')}" in summary
-    if text:
+    if text.strip():
         assert f"**Problem:** {md_text(one_line(text, CARD_WORDS))}" in summary
