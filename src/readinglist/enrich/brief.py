@@ -1,9 +1,12 @@
-"""Problem, approach and result: three short lines, each cut from one sentence of the abstract.
+"""Problem, approach and result: three short lines cut from the abstract's own sentences.
 
-Every line is a sentence of the abstract with its lead-in dropped ("However, ", "In this
-paper, we propose ", "Experiments show that ") and, when long, its tail cut at a clause
-boundary. Nothing is paraphrased, so a line can only say what the abstract says; a role no
-sentence fills (an abstract that states no problem) is left empty rather than guessed.
+Every line is a sentence of the abstract (an approach that says little alone, two) with its
+lead-in dropped ("However, ", "In this paper, we propose ", "Experiments show that ") and,
+when long, its tail cut at a clause boundary. Nothing is paraphrased: the only word a line
+may change is a "we" verb made third person ("we study" gives "Studies"), so a line says
+only what the abstract says, and a role no sentence fills (an abstract that states no
+problem) is left empty rather than guessed. Rules on ``sentences.py``'s splitter, not a
+parser: abstracts say these things in a few set ways, and no model has to be installed.
 """
 
 from __future__ import annotations
@@ -39,20 +42,26 @@ WE = re.compile(
 THIS_PAPER = re.compile(
     r"^(?:[^.]{0,80}?,\s*)?this (?:\w+ )?(?:paper|work|report|research|article|study)\s+(?=[a-z])", re.I
 )
+# "Yet we show in this work, that X": the problem is X.
 WE_SHOW = re.compile(r"^(?:[^.]{0,40}?\s)?we (?:show|find|observe|argue)(?: in this (?:paper|work))?,?\s+that\s+", re.I)
+# Openers that link a problem sentence to the one before it; the problem reads without them.
 OPENER = re.compile(
     r"^(?:(?:however|unfortunately|furthermore|moreover|in addition|besides|for this problem|different from [^,]{3,60}"
     r"|in contrast to [^,]{3,60}),|but|yet)\s+",
     re.I,
 )
+# "in this paper" says nothing in a line that is about the paper.
 FRAME = re.compile(
     r",?\s+in this (?:paper|work|article|report)\b|^(?:in this (?:paper|work|article|report)|here),\s*", re.I
 )
+# "We propose X" gives the line "X": the thing proposed is the approach.
 NOUN_VERBS = frozenset("propose present introduce develop design build devise".split())
 AND_VERB = re.compile(r"\band\s+(?:we\s+)?(?:propose|present|introduce|develop|design|build|devise)s?\s+", re.I)
 ORDINAL = re.compile(r"^(?:first|second|third|then|next|finally)(?:ly)?,\s+", re.I)
 SHORT = 14  # words: an approach line shorter than this says too little alone
+# Self-description a reader skips ("a novel ...").
 FILLER = re.compile(r"^(?:an?|the)\s+(?:novel|new)\s*,?\s+", re.I)
+# Where a long line may be cut and still read as a sentence.
 CLAUSE = re.compile(
     r",\s+(?:which|where|while|and|but|since|because|thus|as|through|by)\b|;\s|:\s|\s\((?:1|i)\)|\s\(such as\b"
 )
