@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 from itertools import pairwise
 
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
@@ -33,6 +34,7 @@ GENERIC = frozenset(
     " proposed using used use new novel data performance show shows experimental experiments significant large"
     " different high low better best first second https http doi www com org github".split()
 )
+SKIPPED = ENGLISH_STOP_WORDS | GENERIC
 
 
 def field_phrase(text: str) -> str:
@@ -53,10 +55,11 @@ def stem(word: str) -> str:
     return word[:-1] if word.endswith("s") and len(word) > 3 else word
 
 
+@lru_cache(maxsize=1 << 16)  # the same words recur across a list's abstracts
 def _content(word: str) -> bool:
     """A word that can name a field: not a stop word, a number ("ZU9") or a unit ("MHz")."""
     lower = word.lower()
-    return len(lower) > 2 and lower not in ENGLISH_STOP_WORDS | GENERIC and not UNIT.search(word)
+    return len(lower) > 2 and lower not in SKIPPED and not UNIT.search(word)
 
 
 def _repeated_pair(sentences: list[str]) -> str:

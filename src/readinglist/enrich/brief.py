@@ -67,18 +67,24 @@ CLAUSE = re.compile(
 )
 
 
-def brief(text: str) -> Brief:
-    """The three lines of the plain-text abstract ``text`` (each empty when the abstract has none)."""
+def brief(text: str, results: tuple[str, ...] | None = None) -> Brief:
+    """The three lines of the plain-text abstract ``text`` (each empty when the abstract has none);
+    ``results``: its ``key_results``, when the caller has them already."""
     sentences = split_sentences(text)
     if not sentences:
         return Brief()
     at = contribution_index(sentences)
-    plain = [s for s in sentences if not (BACKGROUND.match(s) or GAP.search(s) or is_measured(s))]
-    # No "we propose": what the abstract first says the work is ("GRID is a space mission ...").
-    approach = _approach(sentences, at) if at is not None else _short(plain[0]) if plain else ""
+    approach = _approach(sentences, at) if at is not None else _definition(sentences)
     claimed = sentences[at] if at is not None else ""
-    results = tuple(r for r in key_results(text) if r[1:] not in claimed)  # the approach says that one
-    return Brief(_problem(sentences, at), approach, _result(results))
+    results = key_results(text) if results is None else results
+    shown = tuple(r for r in results if r[1:] not in claimed)  # the approach line says that one
+    return Brief(_problem(sentences, at), approach, _result(shown))
+
+
+def _definition(sentences: list[str]) -> str:
+    """No "we propose": what the abstract first says the work is ("GRID is a space mission ...")."""
+    plain = (s for s in sentences if not (BACKGROUND.match(s) or GAP.search(s) or is_measured(s)))
+    return _short(next(plain, ""))
 
 
 def _approach(sentences: list[str], at: int) -> str:

@@ -123,6 +123,7 @@ def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_sco
     cats_of = [inferred[i].categories if i in inferred else w.categories for i, w in enumerate(works)]
     topics_of = [assign_topics(cats_of[i], _topic_text(texts[i], w), topics) for i, w in enumerate(works)]
     related = related_links(works, corpus, versions, ids, top_k, min_score, topics_of)
+    results = [summary.key_results(to_text(w.abstract)) for w in works]
     papers = []
     for i, work in enumerate(works):
         guess = inferred.get(i)
@@ -137,12 +138,12 @@ def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_sco
                 category_evidence=guess.evidence if guess else "",
                 topics=topics_of[i],
                 tldr=summary.tldr(abstract),
-                key_results=summary.key_results(abstract),
+                key_results=results[i],
                 system=system_name(work),
                 versions=versions.get(work.key, ()),
                 related=related.get(work.key, ()),
                 subtopics=assign_subtopics(topics_of[i], cats, _topic_text(texts[i], work), topics),
-                brief=brief(abstract),
+                brief=brief(abstract, results[i]),
             )
         )
     return Library(tuple(papers), topics, _authors(works, papers, ids, corpus), ids)
