@@ -85,9 +85,14 @@ def _with_field(title: str, field: str) -> str:
         return title
     core = title.rstrip("…").split()[: WITH_FIELD - len(words) - 1]
     joined = TRAILING.sub("", " ".join(core).rstrip(",;:"))
-    if not words[1:] or all(w[:1].islower() for w in words[1:]):  # "Federated learning", not "Generative Adversarial"
-        field = field[:1].lower() + field[1:] if not WORD.match(field) or not words[0].isupper() else field
-    return f"{joined} {'for' if ':' in joined else 'in'} {field}"
+    return f"{joined} {'for' if ':' in joined else 'in'} {_inside(field, words)}"
+
+
+def _inside(field: str, words: list[str]) -> str:
+    """The field as words inside a title: "Federated learning" is "federated learning", but a
+    name ("Generative Adversarial Networks") or an acronym ("GANs") keeps its capitals."""
+    named = words[0].isupper() or any(w[:1].isupper() for w in words[1:]) or any(c.isupper() for c in words[0][1:])
+    return field if named else field[:1].lower() + field[1:]
 
 
 def named_system_title(sentence: str) -> str:
