@@ -146,3 +146,21 @@ def test_every_bibliography_entry_links_to_its_page(page: object, site: str) -> 
         assert target in hrefs, (cite_id, hrefs)
         response = page.goto(target)  # type: ignore[attr-defined]
         assert response is not None and response.ok and page.locator("article h1").count() == 1  # type: ignore[attr-defined]
+
+
+def test_the_abstract_is_open_on_a_wide_screen_and_closed_on_a_phone(page: object, site: str) -> None:
+    """Issue 14: the problem, approach and result lines come first; on a phone the abstract
+    below them starts closed, and a tap opens it."""
+    abstract = "details.readinglist-abstract"
+    try:
+        for width, is_open in ((1280, True), (390, False)):
+            page.set_viewport_size({"width": width, "height": 900})  # type: ignore[attr-defined]
+            page.goto(f"{site}/papers/lin2018eenmf.html")  # type: ignore[attr-defined]
+            page.wait_for_load_state("load")  # type: ignore[attr-defined]
+            assert page.locator(abstract).evaluate("d => d.open") is is_open  # type: ignore[attr-defined]
+        page.click(f"{abstract} > summary")  # type: ignore[attr-defined]
+        assert page.locator(abstract).evaluate("d => d.open") is True  # type: ignore[attr-defined]
+        text = page.locator("#summary").inner_text()  # type: ignore[attr-defined]
+        assert "Approach:" in text and "significantly outperforms the baseline" in text
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 720})  # type: ignore[attr-defined]  # Playwright's default

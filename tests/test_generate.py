@@ -196,7 +196,7 @@ def test_records_describe_every_paper(site: Config) -> None:
     items = records(report.library)
     fields = {
         "key", "title", "title_inferred", "authors", "et_al", "year", "categories", "categories_inferred",
-        "topics", "tldr", "key_results", "related", "versions", "url", "sources",
+        "topics", "tldr", "problem", "approach", "result", "key_results", "related", "versions", "url", "sources",
     }  # fmt: skip
     assert len(items) == 28
     assert all(fields <= set(item) for item in items)  # the documented fields (more may follow)

@@ -22,12 +22,14 @@ from pybtex.database.input.bibtex import Parser
 from conftest import copy_seeds
 from readinglist.chars import strip_unsafe
 from readinglist.config import load_config
-from readinglist.model import Library, Work
+from readinglist.model import Brief, Library, Work
 from readinglist.render import cite, citecache
 from readinglist.render.authors import author_urls
 from readinglist.render.bibliography import entry_text
+from readinglist.render.cards import CARD_WORDS, card
 from readinglist.render.cite import FORMATS, Citation, CiteFormat, cite_menu
 from readinglist.render.escape import clean, md_text
+from readinglist.render.links import one_line
 from readinglist.render.notes import read_note
 from readinglist.render.paper import paper_page
 from readinglist.site import generate
@@ -243,3 +245,29 @@ def test_a_generate_keeps_the_references_it_used(tmp_path: Path) -> None:
 def _as_parsed(text: str) -> str:
     """Text as any Markdown parser reads it: CommonMark's line endings (CR LF and CR are LF)."""
     return re.sub(r"\r\n?", "\n", text)
+
+
+def test_problem_approach_and_result_come_before_the_abstract(seeds: tuple[Library, dict[str, str]]) -> None:
+    """Issue 14: the three lines lead the summary; the abstract follows in a dropdown that
+    starts open (readinglist-a11y.js closes it on a phone's screen)."""
+    reader, _ = _split(_page(seeds, "gaovacl"))
+    lines = [reader.index(f"**{label}:** ") for label in ("Problem", "Approach", "Result")]
+    assert lines == sorted(lines) and lines[-1] < reader.index("## Abstract")
+    assert "**TL;DR:**" not in reader  # the lines replace it; it stays in records.json and feeds
+    dropdown = reader[reader.index("## Abstract") :]
+    assert "{dropdown} Full abstract\n:open:\n:class-container: readinglist-abstract" in dropdown
+    assert md_text("Improving weight sparsity is a common strategy") in dropdown
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts)
+def test_summary_lines_are_escaped_on_pages_and_cards(seeds: tuple[Library, dict[str, str]], text: str) -> None:
+    library, bibtex = seeds
+    paper = replace(library.by_key()["gaovacl"], brief=Brief(text, "Plain approach.", text))
+    page = paper_page(paper, library.by_key(), None, bibtex["gaovacl"], library, author_urls(library))
+    for label in ("Problem", "Result") if text.strip() else ():
+        assert f"**{label}:** {md_text(text)}".rstrip() in page
+    summary = card(paper)["summary"]
+    assert f"**Approach:** {md_text('Plain approach.')}" in summary
+    if text.strip():
+        assert f"**Problem:** {md_text(one_line(text, CARD_WORDS))}" in summary

@@ -4,6 +4,7 @@ generator, the manifest, the landing page's menu, the page template and ``nox -s
 from __future__ import annotations
 
 import re
+from importlib.resources import files
 from pathlib import Path
 
 import pytest
@@ -67,3 +68,13 @@ def test_serve_ignores_every_generated_file_and_no_hand_written_one() -> None:
     for rel, owned in PATHS[:10]:
         ignored = any(p.search(f"/repo/docs/{rel}") for p in patterns)
         assert ignored is owned, rel
+
+
+def test_a_new_lists_gitignore_names_every_kind_of_generated_file() -> None:
+    """A kind missing there leaves its files untracked in every list (queue, tags, charts and
+    feeds once were), one ``git add -A`` away from being committed."""
+    scaffold = files("readinglist").joinpath("scaffold/dot-gitignore.tmpl")
+    ignored = set(scaffold.read_text(encoding="utf-8").splitlines())
+    for kind in registry.KINDS:
+        names = [f"docs/{kind.folder}/"] if kind.folder else [f"docs/{kind.docname}{s}" for s in kind.suffixes]
+        assert set(names) <= ignored, kind.name

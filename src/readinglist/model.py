@@ -115,6 +115,20 @@ class Link:
 
 
 @dataclass(frozen=True)
+class Brief:
+    """A paper in three lines cut from its abstract; a line the abstract does not support is empty."""
+
+    problem: str = ""
+    approach: str = ""
+    result: str = ""
+
+    def lines(self) -> tuple[tuple[str, str], ...]:
+        """(label, line) for each line there is, in reading order."""
+        named = (("Problem", self.problem), ("Approach", self.approach), ("Result", self.result))
+        return tuple((label, line) for label, line in named if line.strip())
+
+
+@dataclass(frozen=True)
 class Paper:
     """A work with everything derived for its page."""
 
@@ -130,6 +144,7 @@ class Paper:
     versions: tuple[str, ...] = ()
     related: tuple[Link, ...] = field(default_factory=tuple)
     subtopics: tuple[str, ...] = ()  # ``<topic>/<sub>`` ids within ``topics`` (conf/topics.toml's [[topic.sub]])
+    brief: Brief = Brief()
 
     @property
     def key(self) -> str:

@@ -2,17 +2,24 @@
 
 An abstract that names its system ("we propose X, a ...", "we present X", "namely X",
 "a new ... X (...)") gives "X: <its own short description>". Otherwise the contribution
-sentence is cut down to its object ("we characterize W" gives "Characterizing W").
+sentence is cut down to its object ("we characterize W" gives "Characterizing W"). A title
+that does not name the abstract's field then gets it (``fieldphrase``): "... in federated
+learning", "X: ... for crowd counting".
 """
 
 from __future__ import annotations
 
 import re
 
+from .fieldphrase import WORD, field_phrase, stem
 from .latex import to_text
 from .sentences import contribution_sentence, split_sentences
 
 MAX_WORDS = 14
+WITH_FIELD = 17  # words, the field's included: it is worth a longer title
+# A structured abstract's headings ("Background: ..."): labels, not words of the paper.
+HEADINGS = re.compile(r"\b(?:background|purpose|objectives?|methods?|results?|conclusions?)\s*:\s*", re.I)
+TRAILING = re.compile(r"(?:\s+(?:in|of|for|to|on|with|by|and|the|an?|that|which|using))+$", re.I)
 INTRO = r"(?:propose|present|introduce|develop|design|build|name|call)[sd]?"
 NAME = r"(?P<name>[A-Za-z][\w\-]*[A-Z\d][\w\-]*)"
 EXPANSION = r"(?:\s*\((?P<exp>[^()]{3,80})\))?"
@@ -37,23 +44,28 @@ COMMON_ACRONYMS = frozenset("cnn cnns dnn dnns gpu gpus cpu sgd nlp ai ml dl iid
 FILLERS = re.compile(r"^(?:(?:an?|the)\s+)?(?:(?:novel|new)\s*,?\s+)*", re.I)
 ANAPHORA = re.compile(r"\b(?:this|these|such|the above)\s+(?:problem|issue|challenge|task)s?\b", re.I)
 LEAD = re.compile(
-    r"^.*?\b(?:we|this (?:\w+\s+)?(?:paper|work|report|research|article|study))\s+(?:first\s+|also\s+)?"
-    r"(?P<verb>[a-z]+)\s+(?:that\s+)?",
+    r"^.*?\b(?:we|this (?:\w+\s+)?(?:paper|work|report|research|article|study))\s+"
+    r"(?:first\s+|also\s+|ha(?:ve|s)\s+|\w+ly\s+)?"  # "we have developed", "we creatively introduce"
+    r"(?!we\b|will\b|can\b|is\b|are\b|was\b|the\b|an?\b)(?P<verb>[a-z]{3,})\s+(?:that\s+)?",
     re.I,
 )
 NOUN_VERBS = frozenset("propose present introduce develop design report".split())
 CLAIM_VERBS = frozenset("show find demonstrate prove observe".split())
 ENUMERATED = re.compile(r"\b(?:purposes?|goals?|aims?|objectives?|contributions?)\s*:\s*\(1\)\s*(?P<rest>[^.]+)")
 PASSIVE = re.compile(r"^(?P<x>.+?)\s+(?:is|are)\s+(?:proposed|presented|introduced|developed|reported)\b\s*(?P<y>.*)$")
-FRAME = re.compile(r"^(?:in this (?:paper|work|article|report),\s*)|\s+in this (?:paper|work|article|report)\b", re.I)
+FRAME = re.compile(r"^(?:in this (?:paper|work|article|report),?\s*)|\s+in this (?:paper|work|article|report)\b", re.I)
 CLAUSE_END = re.compile(r",\s|:\s|;\s|\s\((?:1|i)\)|\s+and\s+\w+(?:es|s)\b(?!\s+and)|\s+which\s|\s+thus\s")
 
 
 def working_title(abstract_latex: str) -> str:
     """A short, literal title for an untitled abstract; empty if the abstract is empty."""
-    text = to_text(abstract_latex)
+    text = HEADINGS.sub("", to_text(abstract_latex))
     if not text:
         return ""
+    return _with_field(_literal_title(text), field_phrase(text))
+
+
+def _literal_title(text: str) -> str:
     sentences = split_sentences(text)
     for sentence in sentences:
         named = named_system_title(sentence)
@@ -64,6 +76,23 @@ def working_title(abstract_latex: str) -> str:
         if purpose:
             return _contribution_title("we " + purpose.group("rest"))
     return _contribution_title(contribution_sentence(text))
+
+
+def _with_field(title: str, field: str) -> str:
+    """``title`` naming ``field`` too, unless it shares a word with it already."""
+    words = WORD.findall(field)
+    if not words or not title or {stem(w) for w in words} & {stem(w) for w in WORD.findall(title)}:
+        return title
+    core = title.rstrip("…").split()[: WITH_FIELD - len(words) - 1]
+    joined = TRAILING.sub("", " ".join(core).rstrip(",;:"))
+    return f"{joined} {'for' if ':' in joined else 'in'} {_inside(field, words)}"
+
+
+def _inside(field: str, words: list[str]) -> str:
+    """The field as words inside a title: "Federated learning" is "federated learning", but a
+    name ("Generative Adversarial Networks") or an acronym ("GANs") keeps its capitals."""
+    named = words[0].isupper() or any(w[:1].isupper() for w in words[1:]) or any(c.isupper() for c in words[0][1:])
+    return field if named else field[:1].lower() + field[1:]
 
 
 def named_system_title(sentence: str) -> str:
@@ -124,6 +153,10 @@ def _object_phrase(verb: str, rest: str) -> str:
 
 
 def _gerund(stem: str) -> str:
+    if stem.endswith("ied"):
+        stem = stem[:-3] + "y"
+    elif stem.endswith("ed") and len(stem) > 3:
+        stem = stem[:-2]  # "we have developed": "Developing"
     if stem.endswith("ie"):
         return stem[:-2] + "ying"
     if stem.endswith("e") and not stem.endswith("ee"):

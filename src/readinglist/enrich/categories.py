@@ -1,15 +1,19 @@
 """arXiv categories for papers that have none, with the evidence shown to the reader.
 
-Two signals, both offline: the categories of the most similar categorized papers in the
-list, and how close the paper's text is to each category's own description (the arXiv
-taxonomy shipped as ``data/arxiv_taxonomy.toml``).
+Three signals, all offline: the categories of the most similar categorized papers in the
+list, how close the paper's text is to each category's own description (the arXiv taxonomy
+shipped as ``data/arxiv_taxonomy.toml``), and the words in it that name a field
+(``data/field_words.toml``: "federated" is machine learning, whatever the neighbours are).
 """
 
 from __future__ import annotations
 
+import re
+import tomllib
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib.resources import files
 
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
@@ -21,6 +25,9 @@ NEIGHBOURS = 5
 # Cosine similarity to a category description is small (about 0.05 to 0.2), a neighbour
 # vote share is 0 to 1: this scale lets a clear description match outvote a split vote.
 DESCRIPTION_WEIGHT = 1.5
+# A field's own name outweighs a unanimous neighbour vote (1.0): neighbours are only the
+# papers that happen to be in the list, the name is what the paper says it is about.
+FIELD_WEIGHT = 1.25
 
 
 @dataclass(frozen=True)
@@ -44,6 +51,35 @@ def arxiv_taxonomy() -> tuple[ArxivCategory, ...]:
     )
 
 
+@dataclass(frozen=True)
+class FieldWords:
+    pattern: re.Pattern[str]
+    categories: tuple[str, ...]
+
+
+@lru_cache(maxsize=1)
+def field_words() -> tuple[FieldWords, ...]:
+    data = tomllib.loads(files("readinglist").joinpath("data/field_words.toml").read_text(encoding="utf-8"))
+    return tuple(
+        FieldWords(re.compile(r"\b(?:" + "|".join(map(re.escape, f["words"])) + r")\b", re.I), tuple(f["categories"]))
+        for f in data["field"]
+    )
+
+
+def field_votes(text: str, known: set[str]) -> tuple[dict[str, float], list[str]]:
+    """Each named field's categories (the first full weight, the next half, ...) and the words seen."""
+    votes: dict[str, float] = defaultdict(float)
+    seen = []
+    for field in field_words():
+        found = sorted({m.group(0).lower() for m in field.pattern.finditer(text)})
+        cats = [c for c in field.categories if c in known]
+        if found and cats:
+            for rank, cat in enumerate(cats):
+                votes[cat] += FIELD_WEIGHT / (rank + 1)
+            seen.append(f"{', '.join(found)} ({', '.join(cats)})")
+    return dict(votes), seen
+
+
 def category_names() -> dict[str, str]:
     return {c.id: c.name for c in arxiv_taxonomy()}
 
@@ -55,19 +91,27 @@ def infer(texts: list[str], categories: list[tuple[str, ...]], keys: list[str], 
         return {}
     taxonomy = _plausible(arxiv_taxonomy(), categories)
     closeness = _description_similarity([texts[i] for i in todo], taxonomy)
+    known = {c.id for c in taxonomy}
     out = {}
     for row, i in enumerate(todo):
         votes, neighbours = _neighbour_votes(i, categories, keys, corpus)
+        named, words = field_votes(texts[i], known)
         scores = {c.id: DESCRIPTION_WEIGHT * float(closeness[row][n]) for n, c in enumerate(taxonomy)}
-        for cat, share in votes.items():
+        for cat, share in [*votes.items(), *named.items()]:
             scores[cat] = scores.get(cat, 0.0) + share
         best = min(scores, key=lambda c: (-scores[c], c))
-        closest = taxonomy[int(np.argmax(closeness[row]))]
-        evidence = f"closest arXiv description: {closest.id} ({closest.name})"
-        if neighbours:
-            evidence = f"most similar categorized papers: {', '.join(neighbours)}; {evidence}"
-        out[i] = Inferred((best,), evidence)
+        out[i] = Inferred((best,), _evidence(neighbours, taxonomy[int(np.argmax(closeness[row]))], words))
     return out
+
+
+def _evidence(neighbours: list[str], closest: ArxivCategory, words: list[str]) -> str:
+    """In this order: render/about.py links the neighbours up to "; closest arXiv description: "."""
+    parts = [f"closest arXiv description: {closest.id} ({closest.name})"]
+    if neighbours:
+        parts.insert(0, f"most similar categorized papers: {', '.join(neighbours)}")
+    if words:
+        parts.append(f"words naming a field: {'; '.join(words)}")
+    return "; ".join(parts)
 
 
 def _plausible(taxonomy: tuple[ArxivCategory, ...], categories: list[tuple[str, ...]]) -> tuple[ArxivCategory, ...]:

@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import replace
 
-from ..latex import to_text
+from ..latex import protect_title, to_text
 from ..model import Author, Credit, Library, Paper, Topic, Work
 from ..slugs import slugs
+from ..titles import working_title
 from . import categories, summary
 from .authors import author_id, is_et_al, mixed_profile_flags, name_ids
+from .brief import brief
 from .related import listed_authors, related_links, system_name, version_groups
 from .similarity import Corpus, build_corpus
 from .topics import assign_subtopics, assign_topics
@@ -43,12 +45,21 @@ def without_et_al(work: Work) -> Work:
     return replace(work, authors=tuple(n for n in work.authors if not is_et_al(n)), et_al=True)
 
 
+def current_title(work: Work) -> Work:
+    """A working title as today's ``working_title`` makes it: refs.bib keeps the one made at
+    import, which an older version may have made worse. A title the user wrote is kept."""
+    if not work.title_inferred or not work.abstract.strip():
+        return work
+    title = working_title(work.abstract)
+    return replace(work, title=protect_title(title)) if title else work
+
+
 def plain_text(work: Work) -> str:
     return f"{to_text(work.title)}. {to_text(work.abstract)}"
 
 
 def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_score: float = 0.1) -> Library:
-    works = sorted((without_et_al(w) for w in works), key=lambda w: w.key)
+    works = sorted((current_title(without_et_al(w)) for w in works), key=lambda w: w.key)
     texts = [plain_text(w) for w in works]
     corpus = build_corpus(texts)
     ids = name_ids(name for w in works for name in page_authors(w))
@@ -58,6 +69,7 @@ def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_sco
     cats_of = [inferred[i].categories if i in inferred else w.categories for i, w in enumerate(works)]
     topics_of = [assign_topics(cats_of[i], _topic_text(texts[i], w), topics) for i, w in enumerate(works)]
     related = related_links(works, corpus, versions, ids, top_k, min_score, topics_of)
+    results = [summary.key_results(to_text(w.abstract)) for w in works]
     papers = []
     for i, work in enumerate(works):
         guess = inferred.get(i)
@@ -72,11 +84,12 @@ def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_sco
                 category_evidence=guess.evidence if guess else "",
                 topics=topics_of[i],
                 tldr=summary.tldr(abstract),
-                key_results=summary.key_results(abstract),
+                key_results=results[i],
                 system=system_name(work),
                 versions=versions.get(work.key, ()),
                 related=related.get(work.key, ()),
                 subtopics=assign_subtopics(topics_of[i], cats, _topic_text(texts[i], work), topics),
+                brief=brief(abstract, results[i]),
             )
         )
     return Library(tuple(papers), topics, _authors(works, papers, ids, corpus), ids)

@@ -1,15 +1,20 @@
-"""Extractive summaries: a TL;DR from the contribution sentences, and quoted key results."""
+"""Extractive summaries: a TL;DR from the contribution sentences, and quoted key results.
+
+A key result is a measured claim ("2.21x speedup", "97.27% accuracy") anywhere in the
+abstract, or, after the sentence stating the contribution, a qualitative one: "significantly
+outperforms the baseline", "achieves the state-of-the-art performance", "deployed at
+Alibaba", or a finding the abstract reports ("Our results show that ...").
+"""
 
 from __future__ import annotations
 
 import re
 
-from ..sentences import BACKGROUND, CONTRIBUTION, split_sentences
+from ..sentences import BACKGROUND, CONTRIBUTION, ENUMERATION, PROPOSAL, contribution_index, split_sentences
 
 MAX_TLDR_WORDS = 50
 ANAPHORA = re.compile(r"\b(?:this|these|such)\s+(?:problem|issue|challenge|task|limitation)s?\b", re.I)
 CONTRAST = re.compile(r"^(?:however|but|yet|unfortunately|nevertheless),?\s+", re.I)
-PROPOSAL = re.compile(r"\b(?:propose|present|introduce|develop|design|build)s?\b", re.I)
 NUMBER = r"(?<![\w.@])\d[\d,]*(?:\.\d+)?"
 UNIT = (
     r"(?:%|\s?[x×X]\b|\s?times\b|-?fold\b|\s?(?:GPU[- ]hours|hours|W|kHz|dB|TOPs/s|GOPs/s(?:/W)?|MACs|ms|"
@@ -22,10 +27,22 @@ CLAIM = re.compile(
 )
 BARE_NUMBER = re.compile(rf"{NUMBER}(?![\w)-])")  # not "1)" enumerations nor "1.6-um"
 YEAR = re.compile(r"^(?:19|20)\d\d$")
+QUALITATIVE = re.compile(
+    r"\b(?:outperform\w*|surpass\w*|state[- ]of[- ]the[- ]arts?|deployed|in production|superior\w*|highest|large margin"
+    r"|(?:significant|substantial|dramatic)(?:ly)?\s+(?:improv\w*|better|faster|outperform\w*|reduc\w*)|first place)\b",
+    re.I,
+)
+# A finding the abstract reports as such, whatever it says.
+FINDING = re.compile(
+    r"^(?:[^.]{0,100}?\b(?:results?|experiments?|evaluations?|analysis|simulations?)\s+(?:\w+\s+){0,10}?"
+    r"(?<!to )(?:show|demonstrate|validate|indicate|confirm|verif(?:y|ie)|reveal)s?\b"
+    r"|it confirms\b|[^.]{0,100}?\bwe verify\b)",
+    re.I,
+)
 LEAD_IN = re.compile(
     r"^(?:(?:experimental |evaluation |extensive )?(?:results?|experiments?|evaluations?)"
-    r" (?:show|demonstrate|validate|indicate)s?(?: that)?|overall|in particular|besides|additionally|"
-    r"in addition|moreover|furthermore|finally)\s*,?\s*",
+    r" (?:show|demonstrate|validate|indicate)s?(?: that)?\s*,?|(?:overall|in particular|besides|additionally|"
+    r"in addition|moreover|furthermore|finally),)\s*",
     re.I,
 )
 
@@ -55,11 +72,19 @@ def tldr(text: str) -> str:
 
 
 def key_results(text: str) -> tuple[str, ...]:
-    """The quantitative claims, quoted from the abstract with their context; numbers never change."""
-    return tuple(_without_lead_in(s) for s in split_sentences(text) if _is_result(s))
+    """The claims, quoted from the abstract with their context (a lead-in dropped); numbers never change."""
+    sentences = split_sentences(text)
+    at = contribution_index(sentences)
+    start = 1 if at is None else at + 1  # a claim before the contribution is the background's
+    return tuple(
+        _without_lead_in(s)
+        for i, s in enumerate(sentences)
+        if is_measured(s) or (i >= start and (QUALITATIVE.search(s) or FINDING.match(s)) and not BACKGROUND.match(s))
+    )
 
 
-def _is_result(sentence: str) -> bool:
+def is_measured(sentence: str) -> bool:
+    """A sentence that states a quantity with a claim or a unit ("reduces ... by 12%", "52.6 W")."""
     if MEASURED.search(sentence):
         return True
     numbers = [n for n in BARE_NUMBER.findall(sentence) if not YEAR.match(n)]
@@ -67,7 +92,7 @@ def _is_result(sentence: str) -> bool:
 
 
 def _without_lead_in(sentence: str) -> str:
-    rest = LEAD_IN.sub("", sentence, count=1)
+    rest = LEAD_IN.sub("", ENUMERATION.sub("", sentence, count=1), count=1)
     return rest[0].upper() + rest[1:] if rest else sentence
 
 

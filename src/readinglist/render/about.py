@@ -16,7 +16,8 @@ from .venue import source
 
 # A source kind as a reader says it; the rest as SOURCE_KINDS names them ("arXiv API").
 READER_WORDS = {"bibtex": "BibTeX import", "csl-json": "CSL-JSON import"}
-# enrich.categories writes its evidence as "most similar categorized papers: KEY, KEY; closest …".
+# enrich.categories writes its evidence as "most similar categorized papers: KEY, KEY; closest …"
+# (then, if any, "; words naming a field: …", which stays text).
 _NEIGHBOURS = "most similar categorized papers: "
 _CLOSEST = "; closest arXiv description: "
 TITLE_HINT = (

@@ -18,6 +18,7 @@ from .links import display_title, newest_first, one_line, paper_url
 from .workflow import Notes, badge, group_status
 
 UNDATED = "undated"
+CARD_WORDS = 14  # per line: three lines take about as much room as the 30-word TL;DR did
 
 
 def card(paper: Paper) -> dict[str, Any]:
@@ -30,10 +31,18 @@ def card(paper: Paper) -> dict[str, Any]:
         "link": Md(paper_url(paper)),
         "title": display_title(paper),
         "meta": f"{work.year or 'Year unknown'} · {meta}",
-        "summary": one_line(paper.tldr),
+        "summary": _summary(paper),
         "versions": Md(""),
         "status": Md(""),
     }
+
+
+def _summary(paper: Paper) -> Md | str:
+    """The paper's problem, approach and result, a few words each (else its TL;DR): escaped here."""
+    lines = paper.brief.lines()
+    if not lines:
+        return one_line(paper.tldr)
+    return Md("\n\n".join(f"**{label}:** {md_text(one_line(line, CARD_WORDS))}" for label, line in lines))
 
 
 def cards(papers: Sequence[Paper], notes: Notes | None = None) -> list[dict[str, Any]]:

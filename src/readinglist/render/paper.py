@@ -8,7 +8,7 @@ from ..model import Library, Link, Note, Paper, Work
 from .about import about_record, reader_source
 from .cite import citation, cite_menu
 from .environment import render
-from .escape import Md, clean, md_text, safe_token
+from .escape import Md, clean, directive, md_text, safe_token
 from .graph import paper_graph
 from .latexmd import latex_to_md
 from .links import TOPICS, UNTITLED, display_title, json_string, link_list, one_line, url
@@ -46,8 +46,10 @@ def paper_page(
         tags=", ".join(keywords_of(work)),
         topics=_topic_links(paper, library),
         tldr=paper.tldr,
-        key_results=list(paper.key_results),
-        abstract=Md(abstract.md) if abstract.md else "The source gives no abstract.",
+        brief=paper.brief.lines(),
+        # The result line quoted whole is not repeated below it.
+        key_results=[r for r in paper.key_results if r != paper.brief.result],
+        abstract=_abstract(abstract.md),
         footnotes=[Md(f"[^{label}]: {text}") for label, text in footnotes],
         notes=_notes(paper, note),
         system=paper.system,
@@ -59,6 +61,14 @@ def paper_page(
         cite_menu=cite_menu(citation(work, _parents(work, by_key), bibtex)),
         about=about_record(paper, by_key, note),
     )
+
+
+def _abstract(md: str) -> Md | str:
+    """The abstract, open below the summary; readinglist-a11y.js closes it on a phone's screen,
+    where the summary lines would otherwise be all that fits."""
+    if not md:
+        return "The source gives no abstract."
+    return directive("dropdown", "Full abstract", md, ":open:\n:class-container: readinglist-abstract")
 
 
 def _credit(paper: Paper, library: Library, authors: dict[str, str]) -> dict[str, object]:

@@ -29,6 +29,9 @@ def records(library: Library) -> list[dict[str, Any]]:
             "topics": list(p.topics),
             "subtopics": list(p.subtopics),  # "<topic>/<sub>": the pages under topics/
             "tldr": p.tldr,
+            "problem": p.brief.problem,
+            "approach": p.brief.approach,
+            "result": p.brief.result,
             "key_results": list(p.key_results),
             "related": [{"key": link.key, "reason": link.reason} for link in p.related],
             "versions": list(p.versions),

@@ -43,3 +43,14 @@
   });
   document.addEventListener("change", sync);
 })();
+
+// The abstract starts open (readers without JavaScript see it whole); on a phone's screen it
+// starts closed, so the problem, approach and result lines above it are what fits first.
+(() => {
+  const close = () => {
+    if (!window.matchMedia("(max-width: 46em)").matches) return;
+    for (const box of document.querySelectorAll("details.readinglist-abstract[open]")) box.removeAttribute("open");
+  };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", close);
+  else close();
+})();

@@ -1,0 +1,174 @@
+"""The working-title algorithm as it was before issue 14, frozen to measure the new one against.
+
+A copy of ``readinglist.titles`` and of the two ``readinglist.sentences`` functions it used, at
+commit 55ce8f4; only the imports changed. Not used by the tool.
+"""
+# ruff: noqa
+# mypy: ignore-errors
+
+from __future__ import annotations
+
+import re
+
+from readinglist.latex import to_text
+
+_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
+_ABBREV = re.compile(r"\b(?:e\.g|i\.e|et al|etc|vs|Fig|cf)\.$")
+CONTRIBUTION = re.compile(
+    r"\b(?:we|this (?:\w+ )?(?:paper|work|report|research|article|study|survey)"
+    r"|our (?:approach|method|system|model|framework))\s+"
+    r"(?:\w+\s+){0,2}?(?:propose|present|introduce|develop|design|build|show|study|report|establish|characteri[sz]e"
+    r"|attempts?|integrates?|serves?|summari[sz]es?|reviews?|surveys?|examines?)",
+    re.I,
+)
+BACKGROUND = re.compile(
+    r"^(?:it is (?:a )?(?:challenging|difficult|important)|recent(?:ly)?|in recent years|over the past)", re.I
+)
+
+
+def split_sentences(text: str) -> list[str]:
+    parts: list[str] = []
+    for piece in _SPLIT.split(text.strip()):
+        if parts and _ABBREV.search(parts[-1]):
+            parts[-1] = f"{parts[-1]} {piece}"
+        else:
+            parts.append(piece)
+    return [p for p in parts if p]
+
+
+def contribution_sentence(text: str) -> str:
+    sentences = split_sentences(text)
+    for sentence in sentences:
+        if CONTRIBUTION.search(sentence):
+            return sentence
+    for sentence in sentences:
+        if not BACKGROUND.match(sentence):
+            return sentence
+    return sentences[0] if sentences else ""
+
+
+MAX_WORDS = 14
+INTRO = r"(?:propose|present|introduce|develop|design|build|name|call)[sd]?"
+NAME = r"(?P<name>[A-Za-z][\w\-]*[A-Z\d][\w\-]*)"
+EXPANSION = r"(?:\s*\((?P<exp>[^()]{3,80})\))?"
+DESC = r"(?P<desc>(?:an?|the)\s[^.;:]+)"
+# Ordered from the most to the least specific: "a new SGD algorithm, DaSGD (...)",
+# "ByteTransformer, a ...", "Variance-Aware Cross-Layer (VACL), a ...", "the full-stack
+# compiler DNNVM, which", "The Gamma-Ray Integrated Detectors (GRID) is a ...", "namely X".
+SYSTEM_PATTERNS = tuple(
+    re.compile(p)
+    for p in (
+        rf"\b{INTRO}\s+(?:an?|the)\s(?P<pre>[^,.;]{{3,80}}?),\s+(?:namely\s+)?{NAME}{EXPANSION}\s*[,.]"
+        rf"(?:\s*which\s+(?P<what>[^.;]+))?",  # a new SGD algorithm, DaSGD (...), which ...
+        rf"\b{INTRO}\s+{NAME}{EXPANSION}\s*,\s*{DESC}",  # ByteTransformer, a high-performance ...
+        rf"\b{INTRO}\s+(?P<exp>(?:[A-Z][\w\-]*\s+){{1,5}}?)\((?P<name>[A-Z][\w\-]*[A-Z][\w\-]*)\)\s*,\s*{DESC}",
+        rf"\b{INTRO}\s+(?:an?|the)\s(?P<pre>[^,.;]{{3,60}}?)\s+{NAME}\s*(?:,|\bwhich\b|\bthat\b)",
+        rf"(?:^|\.\s)(?:The\s+)?(?P<exp>(?:[A-Z][\w\-]*\s+){{1,6}})\((?P<name>[A-Z]{{2,}}\w*)\)\s+(?:is|are)\s+{DESC}",
+        rf"\bnamely\s+{NAME}",
+        rf"\b{INTRO}\s+{NAME}{EXPANSION}\s*(?:,|\.|\bwhich\b|\bthat\b|\bto\b|\bfor\b)",
+    )
+)
+COMMON_ACRONYMS = frozenset("cnn cnns dnn dnns gpu gpus cpu sgd nlp ai ml dl iid svd bert fpga isa mha jit".split())
+FILLERS = re.compile(r"^(?:(?:an?|the)\s+)?(?:(?:novel|new)\s*,?\s+)*", re.I)
+ANAPHORA = re.compile(r"\b(?:this|these|such|the above)\s+(?:problem|issue|challenge|task)s?\b", re.I)
+LEAD = re.compile(
+    r"^.*?\b(?:we|this (?:\w+\s+)?(?:paper|work|report|research|article|study))\s+(?:first\s+|also\s+)?"
+    r"(?P<verb>[a-z]+)\s+(?:that\s+)?",
+    re.I,
+)
+NOUN_VERBS = frozenset("propose present introduce develop design report".split())
+CLAIM_VERBS = frozenset("show find demonstrate prove observe".split())
+ENUMERATED = re.compile(r"\b(?:purposes?|goals?|aims?|objectives?|contributions?)\s*:\s*\(1\)\s*(?P<rest>[^.]+)")
+PASSIVE = re.compile(r"^(?P<x>.+?)\s+(?:is|are)\s+(?:proposed|presented|introduced|developed|reported)\b\s*(?P<y>.*)$")
+FRAME = re.compile(r"^(?:in this (?:paper|work|article|report),\s*)|\s+in this (?:paper|work|article|report)\b", re.I)
+CLAUSE_END = re.compile(r",\s|:\s|;\s|\s\((?:1|i)\)|\s+and\s+\w+(?:es|s)\b(?!\s+and)|\s+which\s|\s+thus\s")
+
+
+def working_title(abstract_latex: str) -> str:
+    """A short, literal title for an untitled abstract; empty if the abstract is empty."""
+    text = to_text(abstract_latex)
+    if not text:
+        return ""
+    sentences = split_sentences(text)
+    for sentence in sentences:
+        named = named_system_title(sentence)
+        if named:
+            return named
+    for sentence in sentences:
+        purpose = ENUMERATED.search(sentence)
+        if purpose:
+            return _contribution_title("we " + purpose.group("rest"))
+    return _contribution_title(contribution_sentence(text))
+
+
+def named_system_title(sentence: str) -> str:
+    for pattern in SYSTEM_PATTERNS:
+        for match in pattern.finditer(sentence):
+            name = match.group("name")
+            if not _is_system_name(name):
+                continue
+            groups = match.groupdict()
+            pre = groups.get("pre")
+            if pre and groups.get("what"):
+                pre = f"{_first_clause(pre)} that {groups['what']}"
+            desc = _description(groups.get("desc"), groups.get("exp"), pre)
+            return f"{name}: {desc}" if desc else name
+    return ""
+
+
+def _is_system_name(name: str) -> bool:
+    return len(name) >= 3 and name.lower() not in COMMON_ACRONYMS and any(c.isupper() for c in name[1:] + name[0])
+
+
+def _description(desc: str | None, expansion: str | None, pre: str | None) -> str:
+    """The system's own description: its expansion, else the phrase around its name."""
+    for candidate in (desc, expansion, pre):
+        if candidate and not ANAPHORA.search(candidate):
+            return _shorten(_first_clause(FILLERS.sub("", candidate.strip())))
+    return ""
+
+
+def _first_clause(text: str) -> str:
+    match = CLAUSE_END.search(text)
+    return text[: match.start()] if match else text
+
+
+def _contribution_title(sentence: str) -> str:
+    lead = LEAD.match(sentence)
+    if not lead:
+        plain = FRAME.sub("", sentence).rstrip(".")
+        passive = PASSIVE.match(plain)
+        plain = f"{passive['x']} {passive['y']}".strip() if passive else _first_clause(plain)
+        return _shorten(plain)
+    return _shorten(_object_phrase(lead.group("verb").lower(), sentence[lead.end() :]))
+
+
+def _object_phrase(verb: str, rest: str) -> str:
+    """What the contribution verb acts on, as a title phrase."""
+    stem = re.sub(r"(?<=[^s])s$", "", verb)
+    rest = FRAME.sub("", rest)
+    if stem in ("attempt", "aim", "seek", "try") and rest.startswith("to "):
+        verb, _, rest = rest[3:].partition(" ")
+        stem = verb
+    rest = _first_clause(rest).rstrip(".")
+    if stem in NOUN_VERBS:
+        return FILLERS.sub("", rest)
+    if stem in CLAIM_VERBS:
+        return rest
+    return f"{_gerund(stem)} {rest}"
+
+
+def _gerund(stem: str) -> str:
+    if stem.endswith("ie"):
+        return stem[:-2] + "ying"
+    if stem.endswith("e") and not stem.endswith("ee"):
+        return stem[:-1] + "ing"
+    return stem + "ing"
+
+
+def _shorten(text: str) -> str:
+    words = text.split()
+    short = " ".join(words[:MAX_WORDS]).rstrip(",;:.")
+    if not short:
+        return ""
+    return short[0].upper() + short[1:] + ("…" if len(words) > MAX_WORDS else "")
