@@ -59,7 +59,7 @@ def _make(folder: Path) -> Path:
     root = _project(folder, records)
     (root / "hook.py").write_text(HOOK, encoding="utf-8")
     with (root / "docs" / "conf.py").open("a", encoding="utf-8") as conf:
-        conf.write('\nsys.path.insert(0, str(Path(__file__).resolve().parent.parent))\nextensions.append("hook")\n')
+        conf.write(f'\nsys.path.insert(0, {str(root)!r})  # hook.py\nextensions.append("hook")\n')
     return root
 
 

@@ -72,7 +72,7 @@ def _project(tmp: Path, records: list[RawRecord]) -> Path:
     for n, record in enumerate(records):
         work = to_work(record)
         entries.append((f"hostile{n}", bibfile.work_to_entry(work)))
-    (tmp / "refs.bib").write_text(BibFile(tmp / "refs.bib").render({}, entries), encoding="utf-8")
+    (tmp / "refs.bib").write_text(BibFile(tmp / "refs.bib").to_bibtex({}, entries), encoding="utf-8")
     return tmp
 
 
