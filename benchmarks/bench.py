@@ -3,6 +3,7 @@
     python benchmarks/bench.py --n 1000 [--out DIR] [--keep] [--json PATH] [--browser]
     python benchmarks/bench.py --budget [--n 10000] [--build]   (benchmarks/budget.py)
     python benchmarks/bench.py --import [--n 1000 10000]   (benchmarks/importbench.py)
+    python benchmarks/bench.py --features [--n 1000 10000]   (graph and charts on and off: benchmarks/features.py)
 
 Every step runs in its own subprocess, as a user runs it, and is timed with its peak
 memory: import, generate twice, a full build (-j 1 and -j 3), a no-op rebuild, a rebuild
@@ -54,6 +55,10 @@ def main(argv: list[str] | None = None) -> int:
         import importbench
 
         return importbench.main([a for a in argv if a != "--import"])
+    if "--features" in argv:  # the graphs' and charts' cost, three builds at once (issue 12): benchmarks/features.py
+        import features
+
+        return features.main([a for a in argv if a != "--features"])
     if "--budget" in argv:  # the resource budget of hostile inputs (issue 9): benchmarks/budget.py
         import budget
 
