@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from ..chars import strip_unsafe
 from ..enrich.pipeline import Library
 from . import registry
@@ -26,9 +28,12 @@ def site_pages(
     site: dict[str, str],
     about: list[str],
     graph: bool = True,
+    only: Collection[str] | None = None,
 ) -> dict[str, str]:
     """``about`` are the hand-written pages (docnames) the landing page's "About" menu lists;
-    ``graph``: related-work graphs on paper and topic pages ([site] graph)."""
+    ``graph``: related-work graphs on paper and topic pages ([site] graph); ``only``: the slugs
+    of the paper pages to render (all if None): a paper page shows no other paper's note, so
+    after a note edit the generator renders that note's page and every listing (site/pagestate.py)."""
     by_key = library.by_key()
     authors = author_urls(library)
     pages = {
@@ -36,6 +41,7 @@ def site_pages(
             p, by_key, notes.get(p.slug), bibtex.get(p.key, ""), library, authors, graph
         )
         for p in library.papers
+        if only is None or p.slug in only
     }
     pages.update(topic_pages(library, {slug: note.meta for slug, note in notes.items()}, graph))
     pages.update(author_pages(library, {slug: note.meta for slug, note in notes.items()}))
