@@ -12,9 +12,10 @@ from ..enrich.taxonomy import load_taxonomy
 from ..latex import dump_to_latex
 from ..model import Work
 from ..render import charts, citecache
+from ..render.bibliography import problems
 from ..render.citeblock import public_entry
 from ..render.notes import Note, load_notes
-from ..render.pages import site_pages
+from ..render.pages import library_pages, site_pages
 from ..store import bibfile
 from ..store.identity import load_rules
 from ..store.keys import slugs
@@ -70,7 +71,8 @@ def enrich_store(config: Config, notes: dict[str, Note]) -> Enriched:
     bibtex = {
         key: bibfile.format_entry(key, public_entry(entry)) for key, entry in store.entries.items() if key in shown
     }
-    return Enriched(library, bibtex, tuple(messages))
+    fixed = library_pages(library, bibtex) | {RECORDS: records_json(library)}
+    return Enriched(library, bibtex, tuple(messages), fixed, tuple(problems(library, config.bib_path)))
 
 
 def _one_page_per_work(config: Config, store: bibfile.BibFile, messages: list[str]) -> list[Work]:
@@ -102,17 +104,21 @@ def site_files(
     bibtex: dict[str, str],
     about: list[str],
     only: Collection[str] | None = None,
+    fixed: dict[str, str] | None = None,
 ) -> dict[str, str]:
     """Every generated file, by path relative to docs/; with ``only``, the paper pages of those
-    slugs and every listing, but not the Cite menus' cache (site/pagestate.py keeps it)."""
+    slugs and every listing, but not the Cite menus' cache (site/pagestate.py keeps it).
+    ``fixed``: the files no note shows on (``Enriched.fixed``), if the caller has them."""
     site = {"title": config.title, "description": config.description, "base_url": config.base_url}
     # The Cite menus' formatted references: the last generate's are served, the ones used kept.
     # The charts' SVGs: drawn, or read back from docs/ when their data is unchanged (render/charts.py).
     drawing = charts.Settings(config.charts, config.author_chart_min, config.docs_path)
     with citecache.kept(config.docs_path / citecache.FILE) as cited, charts.drawn(drawing) as drawn:
-        files = site_pages(library, notes, bibtex, site, about, graph=config.graph, only=only)
+        pages = fixed if fixed is None else {rel: text for rel, text in fixed.items() if rel != RECORDS}
+        files = site_pages(library, notes, bibtex, site, about, graph=config.graph, only=only, fixed=pages)
         if only is None:
             files[citecache.FILE] = cited.text()
         files.update(drawn.files)
-    files[RECORDS] = records_json(library)  # copied to the site root by the Sphinx extension
+    # copied to the site root by the Sphinx extension
+    files[RECORDS] = records_json(library) if fixed is None else fixed[RECORDS]
     return files

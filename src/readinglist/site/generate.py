@@ -74,9 +74,10 @@ def _capped(kind: str, lines: list[str], shown: int = 20) -> list[str]:
     return lines[:shown] + extra
 
 
-def hand_written_pages(docs: Path) -> list[str]:
-    """Docnames of the pages a person wrote in docs/ (guide, architecture, ...), for the menu."""
-    owned = read_manifest(docs)
+def hand_written_pages(docs: Path, owned: set[str] | None = None) -> list[str]:
+    """Docnames of the pages a person wrote in docs/ (guide, architecture, ...), for the menu;
+    ``owned``: the manifest's files, if the caller has read it (at 10,000 papers a read is 0.1 s)."""
+    owned = read_manifest(docs) if owned is None else owned
     found = []
     for path in sorted(docs.rglob("*.md")):
         rel = path.relative_to(docs).as_posix()
@@ -95,7 +96,7 @@ def run(config: Config, force: bool = False, allow_empty: bool = False) -> Gener
     """
     owned = read_manifest(config.docs_path)
     remove_interrupted_writes(config.docs_path, owned | STATE_FILES)
-    about = hand_written_pages(config.docs_path)
+    about = hand_written_pages(config.docs_path, owned)
     notes = load_notes(config.notes_path)
     fingerprint = inputs_fingerprint(config, about, notes)
     if not force and is_current(config.docs_path, fingerprint):
@@ -106,29 +107,29 @@ def run(config: Config, force: bool = False, allow_empty: bool = False) -> Gener
     library = enriched.library
     if not library.papers and not allow_empty:
         _refuse_empty(config, owned)
-    written, deleted = _render(config, enriched, notes, about, pagestate.context_key(config, key, about), force)
+    context = pagestate.context_key(config, key, about)
+    written, deleted = _render(config, enriched, notes, about, context, None if force else owned)
     write_if_changed(config.docs_path / STAMP, stamp_text(config.docs_path, fingerprint))
     slugs_in_use = {p.slug for p in library.papers}
     orphans = tuple(sorted(name for name in notes if name not in slugs_in_use and name.lower() != "readme"))
-    from ..render.bibliography import problems
-
-    return GenerateReport(library, written, deleted, orphans, tuple(problems(library, config.bib_path)))
+    return GenerateReport(library, written, deleted, orphans, enriched.problems)
 
 
 def _render(
-    config: Config, enriched: Enriched, notes: dict[str, Note], about: list[str], context: str, force: bool
+    config: Config, enriched: Enriched, notes: dict[str, Note], about: list[str], context: str, owned: set[str] | None
 ) -> tuple[int, int]:
     """Render what changed: after a note edit alone, that note's paper page and the listings
-    (site/pagestate.py); otherwise every file. Returns (files written, stale files deleted)."""
+    (site/pagestate.py); otherwise, or with no ``owned`` (the manifest's files: ``force``), every
+    file. Returns (files written, stale files deleted)."""
     from .assemble import site_files
 
     docs, slugs = config.docs_path, [p.slug for p in enriched.library.papers]
     now = pagestate.PageState.of(context, notes, docs)
-    only = None if force else pagestate.to_render(docs, now, slugs, read_manifest(docs))
+    only = None if owned is None else pagestate.to_render(docs, now, slugs, owned)
     if only is None:  # no record of pages it may not finish: a killed full render is not a partial one
         (docs / pagestate.FILE).unlink(missing_ok=True)
     kept = pagestate.kept_files(slugs, only) if only is not None else set()
-    files = site_files(config, enriched.library, notes, enriched.bibtex, about, only)
+    files = site_files(config, enriched.library, notes, enriched.bibtex, about, only, enriched.fixed)
     counts = sync(docs, files, kept)
     pagestate.write(docs / pagestate.FILE, pagestate.PageState.of(context, notes, docs))
     return counts

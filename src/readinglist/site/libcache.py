@@ -38,6 +38,8 @@ class Enriched:
     library: Library
     bibtex: dict[str, str]  # the public BibTeX of each shown entry, for the copy block
     messages: tuple[str, ...]  # what reading refs.bib printed (skips, folds): printed again when served
+    fixed: dict[str, str]  # the generated files no note shows on (years, bibliography, records.json)
+    problems: tuple[str, ...]  # what the bibliography changed, for generate's report
 
 
 def key(config: Config, titles: dict[str, str]) -> str:
