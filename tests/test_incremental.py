@@ -9,7 +9,6 @@ The caches are shortcuts: corrupt, stale or foreign ones are ignored and the res
 from __future__ import annotations
 
 import pickle
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -182,19 +181,39 @@ def test_a_damaged_enrichment_cache_is_built_again(
     assert _docs(root) == _docs(clean)  # the cache written again is the clean run's, byte for byte
 
 
-def test_a_stale_enrichment_cache_is_not_served(tmp_path: Path, seed_bib_text: str, builds: Builds) -> None:
-    """refs.bib or conf/topics.toml changed: the cache's key is another, the library is built again."""
+def _replace(rel: str, old: str, new: str) -> Callable[[Path], None]:
+    def edit(root: Path) -> None:
+        path = root / rel
+        text = path.read_text(encoding="utf-8")
+        assert old in text
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+    return edit
+
+
+INPUTS: dict[str, tuple[Callable[[Path], None], int]] = {  # an input's edit, and the libraries it builds
+    "refs.bib": (_replace("refs.bib", "DAPPLE", "DAPPLE-2"), 1),
+    "topics.toml": (_replace("conf/topics.toml", 'title = "', 'title = "New: '), 1),
+    "identity.toml": (_replace("conf/identity.toml", "# Identity", "# The identity"), 1),  # bytes, not meaning
+    "related_top_k": (_replace("conf/readinglist.toml", "related_top_k = 5", "related_top_k = 3"), 1),
+    "site title": (_replace("conf/readinglist.toml", 'title = "', 'title = "New: '), 0),  # pages, not enrichment
+}
+
+
+@pytest.mark.parametrize("name", list(INPUTS))
+def test_an_input_of_the_enrichment_builds_it_again(
+    name: str, tmp_path: Path, seed_bib_text: str, builds: Builds
+) -> None:
+    """The cache's key is of every input enrichment reads: change one and it is not served."""
+    edit, libraries = INPUTS[name]
     root = _seeds(tmp_path / "seeds", seed_bib_text)
     generate.run(load_config(root))
-    edited = seed_bib_text.replace("DAPPLE", "DAPPLE-2", 1)
-    (root / "refs.bib").write_text(edited, encoding="utf-8")
-    topics = root / "conf" / "topics.toml"
-    topics.write_text(topics.read_text(encoding="utf-8").replace("title = ", "title = 'T' #", 1), encoding="utf-8")
+    edit(root)
     builds.count = 0
     generate.run(load_config(root))
-    assert builds.count == 1
-    clean = _seeds(tmp_path / "clean", edited)
-    shutil.copyfile(topics, clean / "conf" / "topics.toml")
+    assert builds.count == libraries
+    clean = _seeds(tmp_path / "clean", seed_bib_text)
+    edit(clean)
     generate.run(load_config(clean))
     assert _docs(root) == _docs(clean)
 
