@@ -114,7 +114,7 @@ def site_files(
     # The charts' SVGs: drawn, or read back from docs/ when their data is unchanged (render/charts.py).
     drawing = charts.Settings(config.charts, config.author_chart_min, config.docs_path)
     with citecache.kept(config.docs_path / citecache.FILE) as cited, charts.drawn(drawing) as drawn:
-        pages = fixed if fixed is None else {rel: text for rel, text in fixed.items() if rel != RECORDS}
+        pages = None if fixed is None else {rel: text for rel, text in fixed.items() if rel != RECORDS}
         files = site_pages(library, notes, bibtex, site, about, graph=config.graph, only=only, fixed=pages)
         if only is None:
             files[citecache.FILE] = cited.text()
