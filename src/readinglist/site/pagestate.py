@@ -2,13 +2,13 @@
 
 With the enrichment served from its cache (``libcache``), a paper page depends on the library,
 the settings, the hand-written pages' list and its own note's front matter, and on nothing else:
-no other paper's note shows on it (render/paper.py). So each generate records, in
+``render/pages.site_pages`` hands ``paper_page`` its own note only. So each generate records, in
 ``docs/.readinglist-pages.json``, a key of all but the notes, each note's state and a digest of
 the Cite menus' cache it wrote. The next generate, under the same key, renders only the paper
-pages whose note changed, appeared or went, and every listing (the queue, tags, topics,
-authors, feeds, downloads and the landing page show many papers' notes); the other paper
-pages and the Cite menus' cache stay as they are on disk, their bytes already what a full
-render would write.
+pages whose note changed, appeared or went, and every listing that shows notes (the queue,
+tags, topics, authors, feeds, downloads and the landing page); the other paper pages and the
+Cite menus' cache stay as they are on disk, their bytes already what a full render would
+write, and the pages no note shows on come from the enrichment cache.
 
 Like the enrichment cache, the file is a shortcut: unreadable, another key, or any file it
 relies on changed or gone, and every page is rendered. It is removed before a full render
@@ -57,12 +57,13 @@ def to_render(docs: Path, now: PageState, slugs: Collection[str], owned: set[str
     ``slugs``: the library's papers; ``owned``: the manifest's files, as the last generate left it.
     """
     last = read(docs / FILE)
-    pages = {f"{PAPERS}/{slug}.md" for slug in slugs}
     if last is None or last.context != now.context or last.citations != now.citations:
         return None
-    if not pages <= owned or not all((docs / rel).exists() for rel in pages):
+    changed = {slug for slug in slugs if last.notes.get(slug) != now.notes.get(slug)}
+    kept = kept_files(slugs, changed)
+    if not kept <= owned or not all((docs / rel).exists() for rel in kept):
         return None  # a page deleted by hand, or the manifest changed: render it all
-    return {slug for slug in slugs if last.notes.get(slug) != now.notes.get(slug)}
+    return changed
 
 
 def kept_files(slugs: Collection[str], rendered: Collection[str]) -> set[str]:
