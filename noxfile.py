@@ -26,7 +26,7 @@ def serve(session: nox.Session) -> None:
     generated = session.run("python", "-c", IGNORES, silent=True) or ""
     session.run(
         "sphinx-autobuild", "docs", HTML, "--watch", "refs.bib", "--watch", "conf", "--watch", "src",
-        "--ignore", "*.readinglist-manifest.json",
+        "--ignore", "*/.readinglist-*",  # the generator's state: manifest, fingerprint, caches, lock
         *[arg for pattern in str(generated).split() for arg in ("--re-ignore", pattern)],
         *session.posargs,
     )  # fmt: skip

@@ -6,8 +6,9 @@
     python benchmarks/bench.py --features [--n 1000 10000]   (graph and charts on and off: benchmarks/features.py)
 
 Every step runs in its own subprocess, as a user runs it, and is timed with its peak
-memory: import, generate twice, a full build (-j 1 and -j 3), a no-op rebuild, a rebuild
-after editing one note and one after adding a paper. The same pages are also built with
+memory: import, generate twice, a full build (-j 1 and -j 3), a no-op rebuild, rebuilds
+after each kind of note edit (its body, its front matter, a new note, a deleted note) and one
+after adding a paper. The same pages are also built with
 plain Sphinx (the floor). Every build ends with Pagefind indexing the site (readinglist's
 Sphinx extension runs it); its own time and memory are taken from the full build. Prints a markdown table
 and writes the results as JSON (default benchmarks/results-N.json).
@@ -165,7 +166,14 @@ class Bench:
     def rebuilds(self, corpus: Corpus) -> None:
         self.rebuild("noop")
         project.edit_note(self.notes[0])
-        self.rebuild("note")
+        self.rebuild("note")  # the note's body: the page includes the file
+        project.change_status(self.notes[1])
+        self.rebuild("frontmatter")
+        created = project.new_note(self.root, self.notes)
+        self.rebuild("new_note")
+        self.notes[2].unlink()
+        self.rebuild("delete_note")
+        self.notes[2:3] = [created]
         project.add_paper(self.root, corpus)
         self.step("add_import", readinglist("import"))
         self.rebuild("add")

@@ -36,8 +36,8 @@ def write_floor(project: Path, folder: Path) -> int:
     """Write the floor's source folder from ``project``'s refs.bib; return the number of pages."""
     from readinglist.enrich.pipeline import page_authors
     from readinglist.render.escape import md_text
+    from readinglist.slugs import slugs
     from readinglist.store import bibfile
-    from readinglist.store.keys import slugs
 
     works = bibfile.load(project / "refs.bib").works()
     names = slugs(w.key for w in works)

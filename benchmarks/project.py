@@ -61,6 +61,25 @@ def edit_note(path: Path) -> None:
         f.write("\nA second thought, added later: compare with the previous version.\n")
 
 
+def change_status(path: Path) -> None:
+    """A front-matter edit: the note's status moves from read to reading (the queue, tag and topic lists show it)."""
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("status: read\n", "status: reading\n", 1), encoding="utf-8")
+
+
+def new_note(root: Path, taken: Sequence[Path]) -> Path:
+    """A note for a paper that had none: to read, with a tag (the queue and a tag page list it)."""
+    from readinglist.slugs import slugs
+    from readinglist.store import bibfile
+
+    names = slugs(sorted(bibfile.load(root / "refs.bib").entries))
+    used = {p.stem for p in taken}
+    name = next(n for _, n in sorted(names.items())[len(names) // 3 :] if n not in used)
+    path = root / "docs" / "notes" / f"{name}.md"
+    path.write_text(NOTE.replace("status: read", "status: to-read").replace("benchmark, ", ""), encoding="utf-8")
+    return path
+
+
 def add_paper(root: Path, corpus: Corpus) -> Path:
     """Append one record to the first profile's listing (at the end, so no other line moves)."""
     dump = root / "conf" / "sources" / f"{slug(corpus.owners[0])}-arxiv.txt"

@@ -62,11 +62,24 @@ def rows_of(results: dict[str, Any]) -> list[Row]:
     return rows
 
 
+REBUILDS = (
+    ("noop", "no-op rebuild"),
+    ("note", "rebuild after editing a note's body"),
+    ("frontmatter", "rebuild after changing a note's status"),
+    ("new_note", "rebuild after creating a note"),
+    ("delete_note", "rebuild after deleting a note"),
+)
+
+
 def _rebuild_rows(s: dict[str, Any], c: dict[str, Any]) -> list[Row]:
     rows: list[Row] = []
-    for key, label in (("noop", "no-op rebuild"), ("note", "rebuild after editing one note")):
-        rows.append((f"{label}: time (s)", s[key]["seconds"], None))
-        rows.append((f"{label}: documents re-read", c[f"{key}_reread"], None))
+    for key, label in REBUILDS:
+        if key not in s:  # results from before a kind of rebuild was measured
+            continue
+        step = s[key]
+        rows.append((f"{label}: time (s) / CPU (s)", f"{fmt(step['seconds'])} / {fmt(step['cpu_seconds'])}", None))
+        counts = f"{c[f'{key}_written']} / {c[f'{key}_reread']}"
+        rows.append((f"{label}: files generated / documents re-read", counts, None))
     return [
         *rows,
         ("add one paper: import time (s)", s["add_import"]["seconds"], None),

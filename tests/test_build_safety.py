@@ -295,6 +295,8 @@ def test_leftover_temporary_files_are_removed_and_no_file_is_private(project: Pa
     leftovers = [
         project / "docs" / "..readinglist-manifest.json.k1ll3d.tmp",
         project / "docs" / "..readinglist-inputs.k1ll3d.tmp",
+        project / "docs" / "..readinglist-library.pickle.k1ll3d.tmp",
+        project / "docs" / "..readinglist-pages.json.k1ll3d.tmp",
         project / "docs" / "papers" / ".hostile0.md.k1ll3d.tmp",
         out / ".records.json.k1ll3d.tmp",
     ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -97,3 +98,27 @@ def test_a_build_that_failed_on_a_warning_fails_again_until_it_is_fixed(tmp_path
     assert main(["--root", str(root), "build", "--no-search", "--out", str(out)]) == 1
     note.write_text("Fixed.\n", encoding="utf-8")
     assert main(["--root", str(root), "build", "--no-search", "--out", str(out)]) == 0
+
+
+def test_a_status_change_rereads_its_paper_page_and_the_listings_that_changed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = [_record(n, f"Paper {n} on caches", f"We propose system {n} for caches.", "Ann Lee") for n in range(3)]
+    root = _project(tmp_path, records)
+    docs = root / "docs"
+    note = docs / "notes" / "hostile1.md"
+    note.parent.mkdir(exist_ok=True)
+    note.write_text("---\nstatus: to-read\n---\nA note.\n", encoding="utf-8")
+    _run(root, capsys)
+    before = {p: p.read_bytes() for p in docs.rglob("*.md")}
+    note.write_text("---\nstatus: read\n---\nA note.\n", encoding="utf-8")
+    out = _run(root, capsys)
+    rewritten = {
+        p.relative_to(docs).with_suffix("").as_posix()
+        for p in docs.rglob("*.md")
+        if before.get(p) != p.read_bytes() and "notes" not in p.parts
+    }
+    reread = set(re.findall(r"reading sources\.\.\. \[\s*\d+%\] (\S+)", out))
+    assert "papers/hostile1" in reread and "queue" in reread  # no longer to read
+    assert reread == rewritten  # Sphinx reads exactly what the generator rewrote
+    assert {d for d in reread if d.startswith("papers/")} == {"papers/hostile1"}

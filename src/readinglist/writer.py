@@ -31,7 +31,13 @@ def write_if_changed(path: Path, text: str, durable: bool = True, check: Callabl
     in which a change to ``path`` goes unnoticed is as small as it can be; it raises to cancel the
     write (the temporary file is removed, ``path`` is untouched).
     """
-    data = text.encode("utf-8")
+    return write_bytes_if_changed(path, text.encode("utf-8"), durable, check)
+
+
+def write_bytes_if_changed(
+    path: Path, data: bytes, durable: bool = True, check: Callable[[], object] | None = None
+) -> bool:
+    """:func:`write_if_changed` for bytes (the enrichment cache is a pickle, not text)."""
     # A link's target is written, not the link replaced by a file: refs.bib may be a link into
     # a synced folder, whose copy must be the one that changes.
     path = path.resolve() if path.is_symlink() else path

@@ -13,7 +13,7 @@ from typing import Any
 from ..model import Library, Note, Paper
 from .bibliography import derive
 from .bibsets import ALL, bib_set, csl_path, set_name
-from .export import csl_item, csl_json
+from .export import csl_item, csl_line, csl_lines
 from .feeds import feed_files
 from .reading import tagged
 
@@ -24,12 +24,12 @@ def export_files(
     meta = {slug: note.meta for slug, note in notes.items()}
     files = feed_files(library, meta, site)
     works = {p.key: p.work for p in library.papers}
-    items = {p.key: csl_item(p.key, derive(p.work, works)) for p in library.papers}  # once, for every set
+    items = {p.key: csl_line(csl_item(p.key, derive(p.work, works))) for p in library.papers}  # once, for every set
     for name, papers in _sets(library, meta):
         if papers or name == ALL:  # the bibliography page links the whole list's files, even when empty
             path, text = bib_set(name, papers, bibtex)
             files |= {path: text} if name != ALL else {}  # the bibliography writes the whole list's .bib
-            files[csl_path(name)] = csl_json([items[p.key] for p in papers])
+            files[csl_path(name)] = csl_lines([items[p.key] for p in papers])
     return files
 
 

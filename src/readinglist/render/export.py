@@ -78,6 +78,17 @@ def csl_json(items: list[dict[str, Any]]) -> str:
     return json.dumps(items, ensure_ascii=False, indent=2) + "\n"
 
 
+def csl_line(item: dict[str, Any]) -> str:
+    """One item of a CSL-JSON download, on one line: json's C encoder (``indent`` falls back to
+    the pure-Python one, most of rendering the downloads), and each item encoded once for all sets."""
+    return json.dumps(item, ensure_ascii=False)
+
+
+def csl_lines(lines: list[str]) -> str:
+    """A CSL-JSON list of items already encoded by :func:`csl_line`, one a line, as records.json."""
+    return "[\n" + ",\n".join(lines) + "\n]\n" if lines else "[]\n"
+
+
 def ris(item: dict[str, Any]) -> str:
     """The item as one RIS record (rispy writes the tags and the ``ER`` line)."""
     record: dict[str, Any] = {"type_of_reference": RIS_TYPES.get(item["type"], "GEN"), "id": item["id"]}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from ..chars import strip_unsafe
 from ..model import Library, Note
 from . import registry
@@ -25,9 +27,14 @@ def site_pages(
     site: dict[str, str],
     about: list[str],
     graph: bool = True,
+    only: Collection[str] | None = None,
+    fixed: dict[str, str] | None = None,
 ) -> dict[str, str]:
     """``about`` are the hand-written pages (docnames) the landing page's "About" menu lists;
-    ``graph``: related-work graphs on paper and topic pages ([site] graph)."""
+    ``graph``: related-work graphs on paper and topic pages ([site] graph); ``only``: the slugs
+    of the paper pages to render (all if None): a paper page shows no other paper's note, so
+    after a note edit the generator renders that note's page and every listing (site/pagestate.py);
+    ``fixed``: the pages no note shows on (:func:`library_pages`), if the caller has them."""
     by_key = library.by_key()
     authors = author_urls(library)
     pages = {
@@ -35,15 +42,22 @@ def site_pages(
             p, by_key, notes.get(p.slug), bibtex.get(p.key, ""), library, authors, graph
         )
         for p in library.papers
+        if only is None or p.slug in only
     }
     pages.update(topic_pages(library, {slug: note.meta for slug, note in notes.items()}, graph))
     pages.update(author_pages(library, {slug: note.meta for slug, note in notes.items()}))
     pages.update(reading_pages(library, {slug: note.meta for slug, note in notes.items()}))  # tags/, queue.md
-    pages["years.md"] = years_page(library)
-    pages.update(bibliography_files(library, bibtex))  # the page, the copy it lists, the .bib download
+    pages.update(library_pages(library, bibtex) if fixed is None else fixed)
     pages.update(export_files(library, notes, bibtex, site))  # feeds/, and downloads/ of topics, tags, the list
     pages["index.md"] = index_page(library, site, about, notes)
     # Every value is cleaned where it is printed; this pass is the policy's last line (chars.py).
+    return {path: strip_unsafe(text) for path, text in pages.items()}
+
+
+def library_pages(library: Library, bibtex: dict[str, str]) -> dict[str, str]:
+    """The pages that show no note: the same as long as the library is (the enrichment cache keeps them)."""
+    pages = {"years.md": years_page(library)}
+    pages.update(bibliography_files(library, bibtex))  # the page, the copy it lists, the .bib download
     return {path: strip_unsafe(text) for path, text in pages.items()}
 
 

@@ -1,8 +1,9 @@
-"""The heavy half of ``generate``: enrich the store into a library and render every file."""
+"""The heavy half of ``generate``: enrich the store into a library (or serve it from its cache) and render the files."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Collection
 from dataclasses import replace
 
 from ..config import Config
@@ -11,24 +12,55 @@ from ..enrich.taxonomy import load_taxonomy
 from ..latex import dump_to_latex
 from ..model import Library, Note, Work
 from ..render import charts, citecache
+from ..render.bibliography import problems
 from ..render.citeblock import public_entry
 from ..render.notes import load_notes
-from ..render.pages import site_pages
+from ..render.pages import library_pages, site_pages
 from ..slugs import slugs
 from ..store import bibfile
 from ..store.identity import load_rules
+from . import libcache
+from .libcache import Enriched
 from .manifest import RECORDS
 from .pasted import fold_duplicates
 from .records import records_json
 
 
+def enrichment(config: Config, notes: dict[str, Note], fresh: bool = False) -> tuple[str, Enriched]:
+    """The enriched library and its key: from the cache when its inputs are unchanged (libcache),
+    else built and cached. ``fresh`` builds it whatever the cache holds."""
+    key = libcache.key(config, note_titles(notes))
+    path = config.docs_path / libcache.FILE
+    found = None if fresh else libcache.load(path, key)
+    if found is None:
+        found = enrich_store(config, notes)
+        libcache.save(path, key, found)
+    for line in found.messages:  # the same lines whether served or built
+        print(line, file=sys.stderr)
+    return key, found
+
+
+def note_titles(notes: dict[str, Note]) -> dict[str, str]:
+    """The notes' ``title:`` values, the one part of a note that enrichment reads (``_with_note_title``)."""
+    return {slug: repr(note.meta["title"]) for slug, note in notes.items() if "title" in note.meta}
+
+
 def build_library(config: Config) -> tuple[Library, dict[str, str], dict[str, Note]]:
-    """Enriched papers, the public BibTeX of each entry (for the copy block) and the notes by slug."""
-    store = bibfile.load(config.bib_path, tolerant=True)  # one bad entry is left out, not fatal to the site
-    for skip in store.skipped:  # named as the user knows the file: refs.bib:LINE
-        print(f"readinglist: skipped {replace(skip, file=config.bib).render()}", file=sys.stderr)
+    """Enriched papers, the public BibTeX of each entry (for the copy block) and the notes by slug,
+    built afresh (``readinglist export``, tests)."""
     notes = load_notes(config.notes_path)
-    works = [_with_note_title(w, notes.get(slug)) for w, slug in _slugged(_one_page_per_work(config, store))]
+    enriched = enrich_store(config, notes)
+    for line in enriched.messages:
+        print(line, file=sys.stderr)
+    return enriched.library, enriched.bibtex, notes
+
+
+def enrich_store(config: Config, notes: dict[str, Note]) -> Enriched:
+    """Enriched papers, the public BibTeX of each entry (for the copy block) and what reading said."""
+    store = bibfile.load(config.bib_path, tolerant=True)  # one bad entry is left out, not fatal to the site
+    # named as the user knows the file: refs.bib:LINE
+    messages = [f"readinglist: skipped {replace(skip, file=config.bib).render()}" for skip in store.skipped]
+    works = [_with_note_title(w, notes.get(slug)) for w, slug in _slugged(_one_page_per_work(config, store, messages))]
     library = enrich(
         works,
         load_taxonomy(config.taxonomy_path),
@@ -39,15 +71,16 @@ def build_library(config: Config) -> tuple[Library, dict[str, str], dict[str, No
     bibtex = {
         key: bibfile.format_entry(key, public_entry(entry)) for key, entry in store.entries.items() if key in shown
     }
-    return library, bibtex, notes
+    fixed = library_pages(library, bibtex) | {RECORDS: records_json(library)}
+    return Enriched(library, bibtex, tuple(messages), fixed, tuple(problems(library, config.bib_path)))
 
 
-def _one_page_per_work(config: Config, store: bibfile.BibFile) -> list[Work]:
+def _one_page_per_work(config: Config, store: bibfile.BibFile, messages: list[str]) -> list[Work]:
     """Pasted entries of one work folded into the first (site/pasted.py), each fold said once."""
     lines = {chunk.key: chunk.line for chunk in store.chunks if chunk.key is not None}
     works, folds = fold_duplicates(store.works(), lines, load_rules(config.identity_path))
-    for fold in folds:  # not a Sphinx warning: the site is right, only refs.bib is untidy
-        print(f"readinglist: {fold.render(config.bib)}", file=sys.stderr)
+    # not a Sphinx warning: the site is right, only refs.bib is untidy
+    messages += [f"readinglist: {fold.render(config.bib)}" for fold in folds]
     return works
 
 
@@ -65,16 +98,27 @@ def _with_note_title(work: Work, note: Note | None) -> Work:
 
 
 def site_files(
-    config: Config, library: Library, notes: dict[str, Note], bibtex: dict[str, str], about: list[str]
+    config: Config,
+    library: Library,
+    notes: dict[str, Note],
+    bibtex: dict[str, str],
+    about: list[str],
+    only: Collection[str] | None = None,
+    fixed: dict[str, str] | None = None,
 ) -> dict[str, str]:
-    """Every generated file, by path relative to docs/."""
+    """Every generated file, by path relative to docs/; with ``only``, the paper pages of those
+    slugs and every listing, but not the Cite menus' cache (site/pagestate.py keeps it).
+    ``fixed``: the files no note shows on (``Enriched.fixed``), if the caller has them."""
     site = {"title": config.title, "description": config.description, "base_url": config.base_url}
     # The Cite menus' formatted references: the last generate's are served, the ones used kept.
     # The charts' SVGs: drawn, or read back from docs/ when their data is unchanged (render/charts.py).
     drawing = charts.Settings(config.charts, config.author_chart_min, config.docs_path)
     with citecache.kept(config.docs_path / citecache.FILE) as cited, charts.drawn(drawing) as drawn:
-        files = site_pages(library, notes, bibtex, site, about, graph=config.graph)
-        files[citecache.FILE] = cited.text()
+        pages = None if fixed is None else {rel: text for rel, text in fixed.items() if rel != RECORDS}
+        files = site_pages(library, notes, bibtex, site, about, graph=config.graph, only=only, fixed=pages)
+        if only is None:
+            files[citecache.FILE] = cited.text()
         files.update(drawn.files)
-    files[RECORDS] = records_json(library)  # copied to the site root by the Sphinx extension
+    # copied to the site root by the Sphinx extension
+    files[RECORDS] = records_json(library) if fixed is None else fixed[RECORDS]
     return files

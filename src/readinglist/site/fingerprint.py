@@ -7,18 +7,20 @@ note-only rebuild need not parse refs.bib or compute similarities at all.
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 from pathlib import Path
 
 from ..config import Config
 from ..errors import ReadingListError
-from ..render.notes import read_note
+from ..model import Note
 from .manifest import MANIFEST, read_manifest
 
 STAMP = ".readinglist-inputs"
 PACKAGE = Path(__file__).resolve().parent.parent
 
 
-def inputs_fingerprint(config: Config, hand_written: list[str]) -> str:
+def inputs_fingerprint(config: Config, hand_written: list[str], notes: dict[str, Note]) -> str:
+    """``notes``: every note by slug (``render.notes.load_notes``)."""
     digest = hashlib.sha256()
     # conf/identity.toml: its [[different]] keys keep pasted entries on pages of their own (site/pasted.py)
     for path in [
@@ -27,18 +29,33 @@ def inputs_fingerprint(config: Config, hand_written: list[str]) -> str:
         config.taxonomy_path,
         config.identity_path,
     ]:
-        digest.update(_read(path))
-    for note in sorted(config.notes_path.glob("*.md")) if config.notes_path.is_dir() else []:
-        parsed = read_note(note)  # its front matter and whether it has a body show on the page
-        digest.update(f"{note.name}|{sorted(parsed.meta.items())!r}|{parsed.has_body}|{parsed.body_line}".encode())
+        digest.update(read_input(path))
+    for slug, note in sorted(notes.items()):
+        digest.update(f"{slug}|{note_state(note)}".encode())
     digest.update("|".join(hand_written).encode())
-    for source in sorted(PACKAGE.rglob("*")):  # a new version of the tool may render differently
+    digest.update(code_digest().encode())
+    return digest.hexdigest()
+
+
+def note_state(note: Note) -> str:
+    """What of a note the generated pages show: its front matter and whether (and where) its body starts.
+
+    The body itself is not: the paper page includes the file, so Sphinx sees a body edit alone.
+    """
+    return f"{sorted(note.meta.items())!r}|{note.has_body}|{note.body_line}"
+
+
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    """A digest of the tool's own files: a new version may enrich or render differently."""
+    digest = hashlib.sha256()
+    for source in sorted(PACKAGE.rglob("*")):
         if source.suffix in {".py", ".j2", ".toml", ".csl"}:  # .csl: the Cite menu's ACL style
             digest.update(source.read_bytes())
     return digest.hexdigest()
 
 
-def _read(path: Path) -> bytes:
+def read_input(path: Path) -> bytes:
     """The bytes of an input, ``-`` if it does not exist (the stage that reads it says if that is wrong)."""
     try:
         return path.read_bytes()

@@ -13,16 +13,22 @@ from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..errors import ReadingListError
+from ..model import Note
 from ..render import registry
+from ..render.notes import load_notes
 from ..writer import write_if_changed
+from . import libcache, pagestate
 from .fingerprint import STAMP, inputs_fingerprint, is_current, stamp_text
 from .manifest import MANIFEST, read_manifest, remove_interrupted_writes, sync
 
 if TYPE_CHECKING:
     from ..model import Library
+    from .libcache import Enriched
 
 # Folders under docs/ that never hold a page of the "About" menu.
 GENERATED_FOLDERS = registry.folders() | set(registry.PROTECTED)  # no hand-written page for the menu there
+# The generator's own state beside the pages (none of them a page): each written atomically.
+STATE_FILES = {MANIFEST, STAMP, libcache.FILE, pagestate.FILE}
 
 
 @dataclass(frozen=True)
@@ -69,9 +75,10 @@ def _capped(kind: str, lines: list[str], shown: int = 20) -> list[str]:
     return lines[:shown] + extra
 
 
-def hand_written_pages(docs: Path) -> list[str]:
-    """Docnames of the pages a person wrote in docs/ (guide, architecture, ...), for the menu."""
-    owned = read_manifest(docs)
+def hand_written_pages(docs: Path, owned: set[str] | None = None) -> list[str]:
+    """Docnames of the pages a person wrote in docs/ (guide, architecture, ...), for the menu;
+    ``owned``: the manifest's files, if the caller has read it (at 10,000 papers a read is 0.1 s)."""
+    owned = read_manifest(docs) if owned is None else owned
     found = []
     for path in sorted(docs.rglob("*.md")):
         rel = path.relative_to(docs).as_posix()
@@ -86,25 +93,47 @@ def run(config: Config, force: bool = False, allow_empty: bool = False) -> Gener
 
     The caller holds the build lock (``build.locked``). A refs.bib with no entries would delete
     every paper page: refused unless ``allow_empty`` (or there are no paper pages to lose).
+    ``force`` renders every file from a freshly built library, whatever the caches hold.
     """
     owned = read_manifest(config.docs_path)
-    remove_interrupted_writes(config.docs_path, owned | {MANIFEST, STAMP})
-    about = hand_written_pages(config.docs_path)
-    fingerprint = inputs_fingerprint(config, about)
+    remove_interrupted_writes(config.docs_path, owned | STATE_FILES)
+    about = hand_written_pages(config.docs_path, owned)
+    notes = load_notes(config.notes_path)
+    fingerprint = inputs_fingerprint(config, about, notes)
     if not force and is_current(config.docs_path, fingerprint):
         return GenerateReport(None, 0, 0, ())
-    from .assemble import build_library, site_files  # deferred: see the module docstring
+    from .assemble import enrichment  # deferred: see the module docstring
 
-    library, bibtex, notes = build_library(config)
+    key, enriched = enrichment(config, notes, fresh=force)
+    library = enriched.library
     if not library.papers and not allow_empty:
         _refuse_empty(config, owned)
-    written, deleted = sync(config.docs_path, site_files(config, library, notes, bibtex, about))
+    context = pagestate.context_key(config, key, about)
+    written, deleted = _render(config, enriched, notes, about, context, None if force else owned)
     write_if_changed(config.docs_path / STAMP, stamp_text(config.docs_path, fingerprint))
     slugs_in_use = {p.slug for p in library.papers}
     orphans = tuple(sorted(name for name in notes if name not in slugs_in_use and name.lower() != "readme"))
-    from ..render.bibliography import problems
+    return GenerateReport(library, written, deleted, orphans, enriched.problems)
 
-    return GenerateReport(library, written, deleted, orphans, tuple(problems(library, config.bib_path)))
+
+def _render(
+    config: Config, enriched: Enriched, notes: dict[str, Note], about: list[str], context: str, owned: set[str] | None
+) -> tuple[int, int]:
+    """Render what changed: after a note edit alone, that note's paper page and the listings
+    (site/pagestate.py); otherwise, or with no ``owned`` (the manifest's files: ``force``), every
+    file. Returns (files written, stale files deleted)."""
+    from .assemble import site_files
+
+    docs, slugs = config.docs_path, [p.slug for p in enriched.library.papers]
+    now = pagestate.PageState.of(context, notes, docs)
+    only = None if owned is None else pagestate.to_render(docs, now, slugs, owned)
+    if only is None:  # no record of pages it may not finish: a killed full render is not a partial one
+        (docs / pagestate.FILE).unlink(missing_ok=True)
+    kept = pagestate.kept_files(slugs, only) if only is not None else set()
+    files = site_files(config, enriched.library, notes, enriched.bibtex, about, only, enriched.fixed)
+    counts = sync(docs, files, kept)
+    pagestate.write(docs / pagestate.FILE, pagestate.PageState.of(context, notes, docs))
+    return counts
 
 
 def _refuse_empty(config: Config, owned: set[str]) -> None:

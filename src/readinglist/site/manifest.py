@@ -9,6 +9,7 @@ writes a kill interrupted are removed when the next run starts (:func:`remove_in
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from pathlib import Path, PurePosixPath
 
 from ..errors import ReadingListError
@@ -49,9 +50,12 @@ def is_owned_path(rel: str) -> bool:
     )
 
 
-def sync(docs: Path, pages: dict[str, str]) -> tuple[int, int]:
-    """Make docs/ hold ``pages``; return (files written, stale files deleted)."""
+def sync(docs: Path, pages: dict[str, str], kept: Collection[str] = ()) -> tuple[int, int]:
+    """Make docs/ hold ``pages`` and the generator's files ``kept`` as they are (a partial render:
+    site/pagestate.py); return (files written, stale files deleted)."""
     owned = read_manifest(docs)
+    if not set(kept) <= owned:
+        raise ReadingListError("refusing to keep files the generator did not write", docs)
     for rel in pages:
         if not is_owned_path(rel):
             raise ReadingListError(f"refusing to generate {rel!r}: outside the generated folders", docs)
@@ -61,10 +65,10 @@ def sync(docs: Path, pages: dict[str, str]) -> tuple[int, int]:
             )
     write_manifest(docs, owned | set(pages))
     written = sum(_write(docs / rel, text) for rel, text in sorted(pages.items()))
-    stale = sorted(owned - set(pages))
+    stale = sorted(owned - set(pages) - set(kept))
     for rel in stale:
         (docs / rel).unlink(missing_ok=True)
-    write_manifest(docs, set(pages))
+    write_manifest(docs, set(pages) | set(kept))
     return written, len(stale)
 
 

@@ -1,0 +1,291 @@
+"""Incremental generation: a note edit re-renders its paper page and the listings, nothing else.
+
+Each edit is checked three ways: the files whose bytes changed (one paper page at most), whether
+the library was built again (never for a note's front matter or body, always for a ``title:``)
+and the result against a clean generate of the same inputs in a fresh folder, byte for byte.
+The caches are shortcuts: corrupt, stale or foreign ones are ignored and the result is the same.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from conftest import copy_seeds
+from readinglist.config import load_config
+from readinglist.site import assemble, generate, libcache, manifest, pagestate
+
+LOCK = ".readinglist-build.lock"
+DAPPLE = "lin2020dapple"  # a seed paper with a note (status: read, two tags)
+DL2 = "lin2019dl2"  # another note of the seeds
+QUIET = "lin2019aligraph"  # a seed paper whose note the edits below leave alone
+
+
+def _seeds(folder: Path, seed_bib_text: str) -> Path:
+    root = copy_seeds(folder, refs=False)
+    (root / "refs.bib").write_text(seed_bib_text, encoding="utf-8")
+    return root
+
+
+def _docs(root: Path) -> dict[str, bytes]:
+    docs = root / "docs"
+    return {p.relative_to(docs).as_posix(): p.read_bytes() for p in docs.rglob("*") if p.is_file() and p.name != LOCK}
+
+
+def _changed(before: dict[str, bytes], after: dict[str, bytes]) -> set[str]:
+    """The generator's files whose bytes differ (the notes are the edits themselves)."""
+    return {rel for rel in before.keys() | after.keys() if before.get(rel) != after.get(rel)} - {
+        rel for rel in after.keys() | before.keys() if rel.startswith("notes/")
+    }
+
+
+class Builds:
+    """Counts the libraries built (``assemble.enrich_store``) while the test runs."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        real = assemble.enrich_store
+
+        def counted(*args: object, **kwargs: object) -> libcache.Enriched:
+            self.count += 1
+            return real(*args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(assemble, "enrich_store", counted)
+
+
+@pytest.fixture
+def builds(monkeypatch: pytest.MonkeyPatch) -> Builds:
+    return Builds(monkeypatch)
+
+
+def _note(root: Path, slug: str) -> Path:
+    return root / "docs" / "notes" / f"{slug}.md"
+
+
+def _status(root: Path) -> None:
+    path = _note(root, DAPPLE)
+    path.write_text(path.read_text(encoding="utf-8").replace("status: read", "status: reading"), encoding="utf-8")
+
+
+def _tags(root: Path) -> None:
+    path = _note(root, DAPPLE)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("tags: [", "tags: [a new tag, "), encoding="utf-8")
+
+
+def _new(root: Path) -> None:
+    _note(root, "lin2019grid").write_text("---\nstatus: to-read\ntags: [queue me]\n---\nLater.\n", encoding="utf-8")
+
+
+def _delete(root: Path) -> None:
+    _note(root, DAPPLE).unlink()
+
+
+def _body(root: Path) -> None:
+    with open(_note(root, DAPPLE), "a", encoding="utf-8") as f:
+        f.write("\nOne more thought.\n")
+
+
+def _title(root: Path) -> None:
+    path = _note(root, DAPPLE)
+    path.write_text(path.read_text(encoding="utf-8").replace("---\n", "---\ntitle: DAPPLE, renamed\n", 1), "utf-8")
+
+
+EDITS: dict[str, tuple[Callable[[Path], None], int]] = {  # the edit, and how many libraries it builds
+    "status": (_status, 0),
+    "tags": (_tags, 0),
+    "new note": (_new, 0),
+    "deleted note": (_delete, 0),
+    "body": (_body, 0),
+    "title": (_title, 1),  # a title is part of the text papers are compared by
+}
+
+
+@pytest.mark.parametrize("name", list(EDITS))
+def test_a_note_edit_renders_what_a_clean_generate_renders(
+    name: str, tmp_path: Path, seed_bib_text: str, builds: Builds
+) -> None:
+    edit, libraries = EDITS[name]
+    root = _seeds(tmp_path / "incremental", seed_bib_text)
+    generate.run(load_config(root))
+    before = _docs(root)
+    builds.count = 0
+    edit(root)
+    generate.run(load_config(root))
+    after = _docs(root)
+    assert builds.count == libraries
+    papers = {rel for rel in _changed(before, after) if rel.startswith("papers/")}
+    if name == "body":  # the page includes the note: nothing to generate
+        assert _changed(before, after) == set()
+    elif name == "new note":
+        assert papers == {"papers/lin2019grid.md"}
+    elif name != "title":  # a new title shows on every page that links the paper
+        assert papers == {f"papers/{DAPPLE}.md"}
+    clean = _seeds(tmp_path / "clean", seed_bib_text)
+    edit(clean)
+    generate.run(load_config(clean))
+    assert after == _docs(clean)
+
+
+def test_a_status_change_rewrites_the_listings_that_show_the_paper_and_no_other_file(
+    tmp_path: Path, seed_bib_text: str
+) -> None:
+    root = _seeds(tmp_path / "seeds", seed_bib_text)
+    generate.run(load_config(root))
+    before = {rel: (root / "docs" / rel).stat().st_mtime_ns for rel in _docs(root)}
+    _status(root)
+    report = generate.run(load_config(root))
+    after = {rel: (root / "docs" / rel).stat().st_mtime_ns for rel in _docs(root)}
+    rewritten = {rel for rel in after if before.get(rel) != after[rel] and not rel.startswith("notes/")}
+    state = {generate.STAMP, pagestate.FILE}
+    assert report.written == len(rewritten - state)  # write-if-changed: the report counts what moved
+    assert f"papers/{DAPPLE}.md" in rewritten and "queue.md" not in rewritten  # read -> reading: not queued
+    assert {"index.md", "topics/index.md", "tags/pipeline-parallelism.md"} <= rewritten
+    assert not {rel for rel in rewritten if rel.startswith("papers/")} - {f"papers/{DAPPLE}.md"}
+    assert libcache.FILE not in rewritten and ".readinglist-citations.json" not in rewritten
+
+
+def _corrupt_bytes(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[-10] ^= 0xFF  # one flipped bit in the payload: its digest no longer matches
+    path.write_bytes(bytes(data))
+
+
+def _truncated(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[:100])
+
+
+def _foreign(path: Path) -> None:
+    """A well-formed file for the right key whose payload is not an enrichment: never served."""
+    key = path.read_bytes().split(b"\n")[1].removeprefix(b"key ").decode()
+    libcache.save(path, key, {"library": "not one"})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("damage", [_corrupt_bytes, _truncated, _foreign])
+def test_a_damaged_enrichment_cache_is_built_again(
+    damage: Callable[[Path], None], tmp_path: Path, seed_bib_text: str, builds: Builds
+) -> None:
+    root = _seeds(tmp_path / "seeds", seed_bib_text)
+    generate.run(load_config(root))
+    damage(root / "docs" / libcache.FILE)
+    _status(root)
+    builds.count = 0
+    generate.run(load_config(root))
+    assert builds.count == 1
+    clean = _seeds(tmp_path / "clean", seed_bib_text)
+    _status(clean)
+    generate.run(load_config(clean))
+    assert _docs(root) == _docs(clean)  # the cache written again is the clean run's, byte for byte
+
+
+def _replace(rel: str, old: str, new: str) -> Callable[[Path], None]:
+    def edit(root: Path) -> None:
+        path = root / rel
+        text = path.read_text(encoding="utf-8")
+        assert old in text
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+    return edit
+
+
+INPUTS: dict[str, tuple[Callable[[Path], None], int]] = {  # an input's edit, and the libraries it builds
+    "refs.bib": (_replace("refs.bib", "DAPPLE", "DAPPLE-2"), 1),
+    "topics.toml": (_replace("conf/topics.toml", 'title = "', 'title = "New: '), 1),
+    "identity.toml": (_replace("conf/identity.toml", "# Identity", "# The identity"), 1),  # bytes, not meaning
+    "related_top_k": (_replace("conf/readinglist.toml", "related_top_k = 5", "related_top_k = 3"), 1),
+    "site title": (_replace("conf/readinglist.toml", 'title = "', 'title = "New: '), 0),  # pages, not enrichment
+}
+
+
+@pytest.mark.parametrize("name", list(INPUTS))
+def test_an_input_of_the_enrichment_builds_it_again(
+    name: str, tmp_path: Path, seed_bib_text: str, builds: Builds
+) -> None:
+    """The cache's key is of every input enrichment reads: change one and it is not served."""
+    edit, libraries = INPUTS[name]
+    root = _seeds(tmp_path / "seeds", seed_bib_text)
+    generate.run(load_config(root))
+    edit(root)
+    builds.count = 0
+    generate.run(load_config(root))
+    assert builds.count == libraries
+    clean = _seeds(tmp_path / "clean", seed_bib_text)
+    edit(clean)
+    generate.run(load_config(clean))
+    assert _docs(root) == _docs(clean)
+
+
+@pytest.mark.parametrize("damage", ["garbage", "missing", "other context"])
+def test_a_damaged_page_record_renders_every_page(tmp_path: Path, seed_bib_text: str, damage: str) -> None:
+    root = _seeds(tmp_path / "seeds", seed_bib_text)
+    generate.run(load_config(root))
+    path = root / "docs" / pagestate.FILE
+    if damage == "garbage":
+        path.write_text('{"context": 3, "notes": [', encoding="utf-8")
+    elif damage == "missing":
+        path.unlink()
+    else:  # a record of other inputs: DL2's stale page must not be kept as it is
+        (root / "docs" / "papers" / f"{DL2}.md").write_text("stale\n", encoding="utf-8")
+        path.write_text(path.read_text(encoding="utf-8").replace('"context": "', '"context": "x'), encoding="utf-8")
+    _status(root)
+    generate.run(load_config(root))
+    clean = _seeds(tmp_path / "clean", seed_bib_text)
+    _status(clean)
+    generate.run(load_config(clean))
+    assert _docs(root) == _docs(clean)
+
+
+def test_a_paper_page_deleted_by_hand_comes_back(tmp_path: Path, seed_bib_text: str) -> None:
+    root = _seeds(tmp_path / "seeds", seed_bib_text)
+    generate.run(load_config(root))
+    page = root / "docs" / "papers" / f"{QUIET}.md"
+    expected = page.read_bytes()
+    page.unlink()
+    _status(root)
+    generate.run(load_config(root))
+    assert page.read_bytes() == expected
+
+
+def test_a_full_render_killed_halfway_leaves_no_record_to_trust(
+    tmp_path: Path, seed_bib_text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """refs.bib changes, the render is killed after writing the new paper pages, refs.bib is
+    changed back: the pages on disk are the new library's, so none may be kept as the old one's."""
+    root = _seeds(tmp_path / "seeds", seed_bib_text)
+    generate.run(load_config(root))
+    (root / "refs.bib").write_text(seed_bib_text.replace("DAPPLE", "DAPPLE-2"), encoding="utf-8")
+
+    def killed(docs: Path, pages: dict[str, str], kept: object = ()) -> tuple[int, int]:
+        manifest.sync(docs, {rel: text for rel, text in pages.items() if rel.startswith("papers/")})
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(generate, "sync", killed)
+    with pytest.raises(KeyboardInterrupt):
+        generate.run(load_config(root))
+    monkeypatch.undo()
+    assert not (root / "docs" / pagestate.FILE).exists()
+    (root / "refs.bib").write_text(seed_bib_text, encoding="utf-8")
+    generate.run(load_config(root))
+    clean = _seeds(tmp_path / "clean", seed_bib_text)
+    generate.run(load_config(clean))
+    assert _docs(root) == _docs(clean)
+
+
+def test_force_builds_the_library_whatever_the_cache_holds(tmp_path: Path, seed_bib_text: str, builds: Builds) -> None:
+    root = _seeds(tmp_path / "seeds", seed_bib_text)
+    generate.run(load_config(root))
+    builds.count = 0
+    generate.run(load_config(root), force=True)
+    assert builds.count == 1
+
+
+def test_the_cache_holds_what_was_built(tmp_path: Path, seed_bib_text: str) -> None:
+    root = _seeds(tmp_path / "seeds", seed_bib_text)
+    report = generate.run(load_config(root))
+    data = (root / "docs" / libcache.FILE).read_bytes()
+    assert data.startswith(libcache.MAGIC)
+    served = pickle.loads(data.partition(b"\n\n")[2])
+    assert served.library == report.library
