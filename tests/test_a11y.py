@@ -172,9 +172,10 @@ def test_no_console_errors_and_no_404s(browser: Any, site: str, built: Path) -> 
 
 
 def _focused(page: Any) -> dict[str, Any]:
-    return page.evaluate("""() => { const e = document.activeElement, r = e.getBoundingClientRect();
+    focused: dict[str, Any] = page.evaluate("""() => { const e = document.activeElement, r = e.getBoundingClientRect();
       return {toggle: e.dataset.readinglistToggle || "", visible: getComputedStyle(e).visibility === "visible"
         && r.width > 0 && r.right > 0 && r.left < innerWidth, drawer: Boolean(e.closest(".sidebar-drawer"))}; }""")
+    return focused
 
 
 @browser_only

@@ -137,13 +137,15 @@ def _site(out: Path) -> dict[str, bytes]:
     its filter files and in the two files that name them by hash (its maintainer: "filter
     indexes will still change", Pagefind issue 638): a filter is compared by what it holds.
     """
-    site = {}
+    site: dict[str, bytes] = {}
     for p in out.rglob("*"):
         name = p.relative_to(out).as_posix()
         if not p.is_file() or ".doctrees" in p.relative_to(out).parts:
             continue
         if name.startswith(f"{BUNDLE}/filter/"):
-            filter_name, values = _cbor(gzip.decompress(p.read_bytes())[len(b"pagefind_dcd") :], 0)[0]
+            item = _cbor(gzip.decompress(p.read_bytes())[len(b"pagefind_dcd") :], 0)[0]
+            assert isinstance(item, list) and len(item) == 2, f"{name}: not a [name, values] pair"
+            filter_name, values = item
             site[f"{BUNDLE}/filter:{filter_name}"] = repr(sorted(map(repr, values))).encode()
         elif not (name == f"{BUNDLE}/{ENTRY}" or name.endswith(".pf_meta")):
             site[name] = p.read_bytes()

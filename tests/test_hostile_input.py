@@ -159,7 +159,9 @@ SPHINX_FEW = settings(
 
 @SPHINX_FEW
 @given(st.lists(st.tuples(STRANGE, STRANGE), min_size=1, max_size=3))
-def test_sphinx_builds_any_unicode_dump_text(tmp_path_factory: pytest.TempPathFactory, batch) -> None:
+def test_sphinx_builds_any_unicode_dump_text(
+    tmp_path_factory: pytest.TempPathFactory, batch: list[tuple[str, str]]
+) -> None:
     records = [_record(n, f"T{n} {title}", abstract, "Ann Lee") for n, (title, abstract) in enumerate(batch)]
     status, warnings, _ = _build(_project(tmp_path_factory.mktemp("prop"), records))
     assert (status, warnings) == (0, "")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -77,14 +78,14 @@ def page(browser: object) -> Iterator[object]:
     page.close()
 
 
-def _shown(page: object) -> list[object]:
+def _shown(page: object) -> list[Any]:
     page.wait_for_function(RESULTS_SHOWN, timeout=15_000)  # type: ignore[attr-defined]
     page.wait_for_load_state("networkidle")  # type: ignore[attr-defined]
     return page.locator(".pagefind-ui__result").all()  # type: ignore[attr-defined, no-any-return]
 
 
 def _hrefs(page: object) -> list[str]:
-    return [r.locator(".pagefind-ui__result-link").first.get_attribute("href") for r in _shown(page)]  # type: ignore[attr-defined]
+    return [r.locator(".pagefind-ui__result-link").first.get_attribute("href") for r in _shown(page)]
 
 
 def _page_errors(page: object) -> list[str]:
@@ -166,7 +167,7 @@ def test_sorting_changes_the_order_and_is_kept_in_the_url(page: object, site: st
 
 
 def _years(page: object) -> list[int]:
-    tags = [r.locator('[data-pagefind-ui-meta="year"]') for r in _shown(page)]  # type: ignore[attr-defined]
+    tags = [r.locator('[data-pagefind-ui-meta="year"]') for r in _shown(page)]
     return [int(t.inner_text().split(": ")[1]) if t.count() else 0 for t in tags]
 
 
@@ -176,7 +177,7 @@ def test_a_result_shows_year_authors_and_topic(page: object, site: str) -> None:
     meta = {
         m.get_attribute("data-pagefind-ui-meta"): m.inner_text()
         for m in first.locator(".pagefind-ui__result-tag").all()
-    }  # type: ignore[attr-defined]
+    }
     assert meta["year"] == "Year: 2020" and meta["authors"].startswith("Authors: ") and "Wei Lin" in meta["authors"]
     assert meta["topic"] == f"Topic: {TOPIC} › Distributed training"  # by its subtopic (conf/topics.toml)
 

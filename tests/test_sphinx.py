@@ -10,11 +10,14 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
+from typing import Any
 from urllib.parse import urldefrag
 
 import pytest
+from sphinx.testing.util import SphinxTestApp
 
 from readinglist.latex import to_text
 from readinglist.store import bibfile
@@ -38,7 +41,7 @@ class Node:
         self.tag, self.attrs, self.parent = tag, attrs, parent
         self.children: list[Node | str] = []
 
-    def iter(self):  # all element descendants, document order
+    def iter(self) -> Iterator[Node]:  # all element descendants, document order
         for child in self.children:
             if isinstance(child, Node):
                 yield child
@@ -122,14 +125,14 @@ def test_root_layout_is_what_the_tests_assume() -> None:
 
 
 @pytest.fixture
-def built(app):
+def built(app: SphinxTestApp) -> SphinxTestApp:
     """The app after a build; later tests reuse the previous build's environment (incremental)."""
     app.build()
     return app
 
 
 @pytest.mark.sphinx("html", testroot="basic", copy_test_root=True, freshenv=True)
-def test_full_build_has_no_warnings(app) -> None:
+def test_full_build_has_no_warnings(app: SphinxTestApp) -> None:
     app.build(force_all=True)
     assert app.statuscode == 0
     assert app.warning.getvalue() == ""
@@ -138,7 +141,7 @@ def test_full_build_has_no_warnings(app) -> None:
     assert not (ROOT / "papers").exists()  # generated into the copy, not into tests/roots
 
 
-def test_paper_page(built) -> None:
+def test_paper_page(built: SphinxTestApp) -> None:
     outdir = Path(built.outdir)
     page = outdir / "papers" / "smith2021pipelines.html"
     main = main_content(page)
@@ -151,7 +154,8 @@ def test_paper_page(built) -> None:
     for name, (target, anchor) in links.items():
         assert target.parent == outdir / "authors" and target.is_file()
         heading = main_content(target).find(id=anchor).parent  # the author's section on the initial's page
-        assert heading.tag == "h2" and heading.words().startswith(name)
+        assert heading is not None and heading.tag == "h2" and heading.words().startswith(name)
+        assert heading.parent is not None
         assert "Fast Pipelines for Training Large Models" in heading.parent.words()
 
     abstract = main.find("section", id="abstract")
@@ -171,7 +175,7 @@ def test_paper_page(built) -> None:
     assert "fast pipelines for training large models" in citations[hits[0]]
 
 
-def test_topic_page_lists_its_papers_as_cards(built) -> None:
+def test_topic_page_lists_its_papers_as_cards(built: SphinxTestApp) -> None:
     outdir = Path(built.outdir)
     page = outdir / "topics" / "vision.html"
     main = main_content(page)
@@ -188,7 +192,7 @@ def test_topic_page_lists_its_papers_as_cards(built) -> None:
     assert targets == ["mallory2022hostile", "roe2019scene"]
 
 
-def test_bibliography_lists_every_entry(built) -> None:
+def test_bibliography_lists_every_entry(built: SphinxTestApp) -> None:
     main = main_content(Path(built.outdir) / "bibliography.html")
     entries = [n.words().casefold() for n in main.find_all("div", cls="citation")]
     assert len(entries) == len(WORKS)
@@ -196,7 +200,9 @@ def test_bibliography_lists_every_entry(built) -> None:
         assert sum(to_text(work.title).casefold() in e for e in entries) == 1, work.key
 
 
-def test_bibliography_entries_come_from_the_cache(built, make_app, app_params) -> None:
+def test_bibliography_entries_come_from_the_cache(
+    built: SphinxTestApp, make_app: Callable[..., SphinxTestApp], app_params: Any
+) -> None:
     import pickle
 
     from pybtex.richtext import Text
@@ -215,7 +221,7 @@ def test_bibliography_entries_come_from_the_cache(built, make_app, app_params) -
     assert words.count("MARKED IN THE CACHE") == len(WORKS)
 
 
-def test_records_json(built) -> None:
+def test_records_json(built: SphinxTestApp) -> None:
     outdir = Path(built.outdir)
     items = json.loads((outdir / "records.json").read_text(encoding="utf-8"))
     assert isinstance(items, list)
@@ -248,7 +254,7 @@ def _hostile_nodes(root: Node) -> list[str]:
     return problems
 
 
-def test_hostile_record_is_shown_as_text(built) -> None:
+def test_hostile_record_is_shown_as_text(built: SphinxTestApp) -> None:
     outdir = Path(built.outdir)
     assert WORKS["mallory2022hostile"].title == HOSTILE_TITLE
     for page in outdir.rglob("*.html"):
@@ -271,7 +277,7 @@ def test_hostile_record_is_shown_as_text(built) -> None:
 # --- search: Pagefind ------------------------------------------------------------------------------
 
 
-def test_pagefind_indexes_the_article_of_every_paper(built) -> None:
+def test_pagefind_indexes_the_article_of_every_paper(built: SphinxTestApp) -> None:
     from readinglist.site.search import PAPER, PAPER_SECTIONS_LEFT_OUT
 
     outdir = Path(built.outdir)
@@ -291,7 +297,7 @@ def test_pagefind_indexes_the_article_of_every_paper(built) -> None:
     assert not main_content(outdir / "years.html").find_all(**{"data-pagefind-body": ""})
 
 
-def test_search_page_runs_pagefind_not_sphinx_search(built) -> None:
+def test_search_page_runs_pagefind_not_sphinx_search(built: SphinxTestApp) -> None:
     page = Path(built.outdir) / "search.html"
     scripts = [n.attrs.get("src", "") for n in parse_html(page).find_all("script")]
     assert "pagefind/pagefind-ui.js" in scripts
@@ -301,7 +307,7 @@ def test_search_page_runs_pagefind_not_sphinx_search(built) -> None:
     assert "data-pagefind-body" not in text  # the search page itself is not indexed
 
 
-def test_pagefind_failure_fails_the_build(built, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pagefind_failure_fails_the_build(built: SphinxTestApp, monkeypatch: pytest.MonkeyPatch) -> None:
     from sphinx.errors import ExtensionError
 
     from readinglist.site import search
@@ -317,10 +323,12 @@ def test_pagefind_failure_fails_the_build(built, monkeypatch: pytest.MonkeyPatch
 
 def _related(page: Path) -> list[tuple[Path, str]]:
     section = main_content(page).find("section", id="related-papers")
-    return [(resolve(page, a.attrs["href"])[0], a.parent.words()) for a in section.find_all("a", cls="reference")]
+    links = section.find_all("a", cls="reference")
+    assert all(a.parent is not None for a in links)
+    return [(resolve(page, a.attrs["href"])[0], a.parent.words()) for a in links if a.parent is not None]
 
 
-def test_related_papers_link_to_their_pages(built) -> None:
+def test_related_papers_link_to_their_pages(built: SphinxTestApp) -> None:
     outdir = Path(built.outdir)
     seen = 0
     for key in WORKS:
@@ -334,7 +342,7 @@ def test_related_papers_link_to_their_pages(built) -> None:
 
 
 @pytest.mark.sphinx("text", testroot="basic", copy_test_root=True, freshenv=True)
-def test_related_papers_in_other_builders(app) -> None:
+def test_related_papers_in_other_builders(app: SphinxTestApp) -> None:
     app.build()
     assert app.statuscode == 0 and app.warning.getvalue() == ""
     text = (Path(app.outdir) / "papers" / "smith2021pipelines.txt").read_text(encoding="utf-8")
@@ -343,7 +351,7 @@ def test_related_papers_in_other_builders(app) -> None:
     assert "readinglist-links" not in text
 
 
-def test_pages_outside_the_toctree_share_one_navigation(built) -> None:
+def test_pages_outside_the_toctree_share_one_navigation(built: SphinxTestApp) -> None:
     outdir = Path(built.outdir)
 
     def sidebar(page: Path) -> Node:
@@ -356,7 +364,7 @@ def test_pages_outside_the_toctree_share_one_navigation(built) -> None:
     assert "Topics" in " ".join(n.words() for n in topics.find_all(cls="current"))
 
 
-def test_generated_pages_register_no_targets(built) -> None:
+def test_generated_pages_register_no_targets(built: SphinxTestApp) -> None:
     """Sphinx scans every registered target for every document it reads: none per paper or author."""
     std = built.env.domaindata["std"]
     targets = [*std["labels"], *std["anonlabels"]]
@@ -364,7 +372,7 @@ def test_generated_pages_register_no_targets(built) -> None:
     assert len(targets) < 30  # the landing page's, the listings' and Sphinx's own
 
 
-def test_a_second_build_of_the_same_app_keeps_the_index(built) -> None:
+def test_a_second_build_of_the_same_app_keeps_the_index(built: SphinxTestApp) -> None:
     """Pages written are counted per build: an app that builds again (as sphinx-autobuild's do) with
     nothing changed leaves Pagefind's index alone."""
     entry = Path(built.outdir) / "pagefind" / "pagefind-entry.json"

@@ -7,6 +7,7 @@ import json
 import re
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -35,7 +36,7 @@ def seeds(tmp_path_factory: pytest.TempPathFactory) -> Library:
     return library
 
 
-def _items(page: str) -> list[dict[str, object]]:
+def _items(page: str) -> list[dict[str, Any]]:
     return [json.loads(line) for block in LINKS.findall(page) for line in block.splitlines()]
 
 
@@ -155,7 +156,7 @@ def test_by_year_lists_a_system_once_under_its_newest_version_and_reaches_every_
         {"doc": "papers/lin2018fusionstitching", "label": "2018"},
         {"doc": "papers/zhengfusionstitching", "label": "undated"},
     ]
-    reached = [i["doc"] for i in items] + [v["doc"] for i in items for v in i.get("versions", [])]  # type: ignore[attr-defined]
+    reached = [i["doc"] for i in items] + [v["doc"] for i in items for v in i.get("versions", [])]
     assert sorted(reached) == sorted(f"papers/{p.slug}" for p in seeds.papers)  # each once, none lost
 
 
@@ -173,7 +174,11 @@ def test_start_here_gives_each_paper_its_reason(seeds: Library) -> None:
 
 
 def test_the_owners_rating_and_priority_come_first(seeds: Library) -> None:
-    notes = {"lin2019dl2": {"rating": 5}, "zhoudasgd": {"priority": "high"}, "lin2020dapple": {"rating": 2}}
+    notes: dict[str, dict[str, object]] = {
+        "lin2019dl2": {"rating": 5},
+        "zhoudasgd": {"priority": "high"},
+        "lin2020dapple": {"rating": 2},
+    }
     start = _items(topic_pages(seeds, notes)["topics/ml-systems.md"].split("## Subtopics")[0])
     assert [(i["doc"], i["reason"]) for i in start] == [
         ("papers/lin2019dl2", "rated 5/5 in the notes"),
