@@ -1,4 +1,7 @@
-"""Shared fixtures: the seed reading list, a seed-imported refs.bib, and Sphinx's test roots.
+"""Shared fixtures and helpers: the seed reading list, a seed-imported refs.bib, Sphinx's test
+roots, the one way to read a built page (BeautifulSoup), and the browser tests' setup.
+
+Test modules share code only through this module: none imports another test module.
 
 The seed list is a frozen copy under tests/fixtures/seeds/ (dumps, conf/, refs.bib, docs/
 essentials), never the repository's live files: adding a paper to this repository's own
@@ -19,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bs4 import BeautifulSoup, Tag
 
 # pyproject's addopts already passes ``-p sphinx.testing.fixtures``; naming the plugin here too is
 # harmless (pytest skips a plugin that is already registered) and keeps the suite working when it
@@ -113,9 +117,58 @@ def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("READINGLIST_CROSSREF_API", "http://127.0.0.1:9/works/")
 
 
+# --- a built page, as BeautifulSoup reads it (every test that parses HTML goes through these) ------
+
+
+def soup(page: Path | str) -> BeautifulSoup:
+    """A built page (a path) or a piece of markup (a string), parsed by BeautifulSoup's html.parser."""
+    return BeautifulSoup(page.read_text(encoding="utf-8") if isinstance(page, Path) else page, "html.parser")
+
+
+def words(node: Tag) -> str:
+    """The text of ``node`` as a reader reads it: each run of whitespace one space."""
+    return " ".join(node.get_text().split())
+
+
+def find(node: Tag, name: str | None = None, **attrs: Any) -> Tag:
+    """The first element below ``node`` that matches (BeautifulSoup's ``find``); fails the test if none."""
+    found = node.find(name, **attrs)
+    assert isinstance(found, Tag), f"no <{name or '*'} {attrs}> in <{node.name}>"
+    return found
+
+
+def attr(node: Tag, name: str) -> str:
+    """The value of a single-valued attribute (``href``, ``id``, ``src``…); fails the test if it is missing."""
+    value = node.get(name)
+    assert isinstance(value, str), f"<{node.name}> has no {name}= (or a list of values)"
+    return value
+
+
+def main_content(page: Path) -> Tag:
+    """The article of a built page (furo's ``<article role="main">``), without the theme around it."""
+    return find(soup(page), "article", role="main")
+
+
 # --- the built site in a browser (the browser tests share these instead of each writing its own) ---
 CHROMIUM = shutil.which("chromium")  # Debian's package (.ci/run installs it); Playwright downloads none
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"  # from .ci/run's npm install
+browser_only = pytest.mark.skipif(CHROMIUM is None or not AXE.is_file(), reason="needs chromium and axe-core (.ci/run)")
+# axe-core's serious and critical violations on the page, one line each.
+AXE_RUN = """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+  .filter(v => v.impact === "critical" || v.impact === "serious")
+  .map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target.join(" ")).join(", ")}`)"""
+# Pagefind's UI says "N results for ..." and then fills in the first five results one by one.
+RESULTS_SHOWN = """() => {
+  const message = document.querySelector(".pagefind-ui__message")?.textContent ?? "";
+  const found = /^(\\d+) results? for/.exec(message);
+  if (message.startsWith("No results")) return true;
+  const shown = document.querySelectorAll(".pagefind-ui__result-link").length;
+  return found !== null && shown >= Math.min(Number(found[1]), 5);
+}"""
 
 
 def build_site(project: Path, *options: str) -> Path:

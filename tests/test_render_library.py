@@ -13,12 +13,13 @@ from pathlib import Path
 import pybtex.errors
 import pybtex.plugin
 import pytest
-from bs4 import BeautifulSoup, Tag
+from bs4 import Tag
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pybtex.database.input.bibtex import Parser
 from sphinx.cmd.build import build_main
 
+from conftest import find, soup
 from readinglist.config import load_config
 from readinglist.enrich.pipeline import Library, enrich
 from readinglist.enrich.taxonomy import load_taxonomy
@@ -271,27 +272,21 @@ def test_a_library_of_real_entries_builds_without_warnings_and_titles_agree(tmp_
     status = build_main(["-b", "html", "-n", "-W", "--keep-going", "-q", "-w", str(log), str(root / "docs"), str(out)])
     assert (status, log.read_text(encoding="utf-8")) == (0, "")
     listed = {item["key"]: item for item in json.loads((out / "records.json").read_text(encoding="utf-8"))}
-    bibliography = BeautifulSoup((out / "bibliography.html").read_text(encoding="utf-8"), "html.parser")
+    bibliography = soup(out / "bibliography.html")
     for key, (latex, expected) in TITLES.items():
         assert to_text(latex) == expected
         assert listed[key]["title"] == expected and listed[key]["authors"] == ["Ann Alpha"]
-        page = BeautifulSoup((out / "papers" / f"{key}.html").read_text(encoding="utf-8"), "html.parser")
-        h1 = page.find("h1")
-        assert h1 is not None and _words(h1) == expected
-        entry = bibliography.find(id=f"cite-{key}")
-        assert entry is not None
+        page = soup(out / "papers" / f"{key}.html")
+        assert _words(find(page, "h1")) == expected
+        entry = find(bibliography, id=f"cite-{key}")
         assert f"Ann Alpha and others. {expected}. J. of Tests, May 2019." in _words(entry)  # plain style's "et al."
-        article = page.find(True, attrs={"data-pagefind-body": True})
-        assert article is not None
-        body = _words(article)
+        body = _words(find(page, attrs={"data-pagefind-body": True}))
         assert "Type: Journal article · Venue: J. of Tests" in body and "Year: 2019" in body
     raw = ("\\lambda", "\\aleph", "\\TeX", "\\LaTeX", "\\mbox", "\\textsc", "\\(", "\\[", "\\emph", "\\url")
     for html in out.rglob("*.html"):  # every page a reader or Pagefind reads: topic cards, lists, search
-        text = _words(BeautifulSoup(html.read_text(encoding="utf-8"), "html.parser"))
+        text = _words(soup(html))
         assert not [r for r in raw if r in text], html
-    hutter_entry = bibliography.find(id="cite-hutter2019automl")
-    assert hutter_entry is not None
-    hutter = _words(hutter_entry)
+    hutter = _words(find(bibliography, id="cite-hutter2019automl"))
     assert "Frank Hutter and Lars Kotthoff, editors" in hutter
 
 

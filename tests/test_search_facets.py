@@ -1,6 +1,6 @@
 """Faceted search in a real browser: filters, sort, result metadata, ranking and shareable URLs.
 
-The seed list is built once and served on loopback (see tests/test_browser.py for the setup).
+The seed list is built once and served on loopback (conftest.py: build_site, serving, chromium).
 """
 
 from __future__ import annotations
@@ -13,11 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-import test_browser
-from conftest import copy_seeds
-from test_browser import CHROMIUM, FLAGS, RESULTS_SHOWN, playwright
-
-site = test_browser.site  # serves this module's ``built`` site
+from conftest import CHROMIUM, RESULTS_SHOWN, build_site, chromium, copy_seeds, serving
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
 TOPIC = "Machine-learning systems and compilers"
@@ -38,14 +34,10 @@ HOSTILE = '<img src=x onerror="window.pwned=1"> & co'
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The seed list, with a note whose status and tags are filters, built in a temporary folder."""
-    from readinglist.cli import main
-
     project = copy_seeds(tmp_path_factory.mktemp("facets") / "seeds")
     note = f"---\nstatus: reading\ntags: [{json.dumps(HOSTILE)}]\n---\nCrowd counting notes.\n"
     (project / "docs" / "notes" / "lin2019c3.md").write_text(note, encoding="utf-8")
-    out = project / "docs" / "_build" / "html"
-    assert main(["--root", str(project), "build", "--out", str(out)]) == 0
-    return out
+    return build_site(project)
 
 
 @pytest.fixture(scope="module")
@@ -55,11 +47,15 @@ def records(built: Path) -> list[dict[str, object]]:
 
 
 @pytest.fixture(scope="module")
+def site(built: Path) -> Iterator[str]:
+    with serving(built) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
 def browser(site: str) -> Iterator[object]:
-    with playwright.sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+    with chromium() as instance:
         yield instance
-        instance.close()
 
 
 @pytest.fixture

@@ -10,15 +10,16 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Callable, Iterator
-from html.parser import HTMLParser
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urldefrag
 
 import pytest
+from bs4 import Tag
 from sphinx.testing.util import SphinxTestApp
 
+from conftest import attr, find, main_content, soup, words
 from readinglist.latex import to_text
 from readinglist.store import bibfile
 
@@ -30,78 +31,6 @@ pytestmark = [
     # myst-parser's own use of deprecated Sphinx APIs: not this project's concern
     pytest.mark.filterwarnings("ignore:.*is deprecated. Check CHANGES for Sphinx API modifications"),
 ]
-
-# --- a small DOM on the standard library's HTML parser -------------------------------------------
-
-VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
-
-
-class Node:
-    def __init__(self, tag: str, attrs: dict[str, str], parent: Node | None = None) -> None:
-        self.tag, self.attrs, self.parent = tag, attrs, parent
-        self.children: list[Node | str] = []
-
-    def iter(self) -> Iterator[Node]:  # all element descendants, document order
-        for child in self.children:
-            if isinstance(child, Node):
-                yield child
-                yield from child.iter()
-
-    def find_all(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> list[Node]:
-        return [
-            n
-            for n in self.iter()
-            if (tag is None or n.tag == tag)
-            and (cls is None or cls in n.attrs.get("class", "").split())
-            and all(n.attrs.get(k) == v for k, v in attrs.items())
-        ]
-
-    def find(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> Node:
-        found = self.find_all(tag, cls, **attrs)
-        assert found, f"no <{tag} class={cls} {attrs}>"
-        return found[0]
-
-    def text(self) -> str:
-        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
-
-    def words(self) -> str:
-        return " ".join(self.text().split())
-
-
-class _Builder(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.root = self.current = Node("#document", {})
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        node = Node(tag, {k: v or "" for k, v in attrs}, self.current)
-        self.current.children.append(node)
-        if tag not in VOID:
-            self.current = node
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.current.children.append(Node(tag, {k: v or "" for k, v in attrs}, self.current))
-
-    def handle_endtag(self, tag: str) -> None:
-        node: Node | None = self.current
-        while node is not None and node.tag != tag:
-            node = node.parent
-        if node is not None and node.parent is not None:
-            self.current = node.parent
-
-    def handle_data(self, data: str) -> None:
-        self.current.children.append(data)
-
-
-def parse_html(path: Path) -> Node:
-    builder = _Builder()
-    builder.feed(path.read_text(encoding="utf-8"))
-    builder.close()
-    return builder.root
-
-
-def main_content(path: Path) -> Node:
-    return parse_html(path).find("article", role="main")
 
 
 def resolve(page: Path, href: str) -> tuple[Path, str]:
@@ -146,30 +75,28 @@ def test_paper_page(built: SphinxTestApp) -> None:
     page = outdir / "papers" / "smith2021pipelines.html"
     main = main_content(page)
     work = WORKS["smith2021pipelines"]
-    assert main.find("h1").words().startswith("Fast Pipelines for Training Large Models")
+    assert words(find(main, "h1")).startswith("Fast Pipelines for Training Large Models")
 
-    authors = next(p for p in main.find_all("p") if p.words().startswith("Authors:"))
-    links = {a.words(): resolve(page, a.attrs["href"]) for a in authors.find_all("a")}
+    authors = next(p for p in main.find_all("p") if words(p).startswith("Authors:"))
+    links = {words(a): resolve(page, attr(a, "href")) for a in authors.find_all("a")}
     assert set(links) == {"Jane Smith", "John Doe"} == set(work.authors)
     for name, (target, anchor) in links.items():
         assert target.parent == outdir / "authors" and target.is_file()
-        heading = main_content(target).find(id=anchor).parent  # the author's section on the initial's page
-        assert heading is not None and heading.tag == "h2" and heading.words().startswith(name)
+        heading = find(main_content(target), id=anchor).parent  # the author's section on the initial's page
+        assert heading is not None and heading.name == "h2" and words(heading).startswith(name)
         assert heading.parent is not None
-        assert "Fast Pipelines for Training Large Models" in heading.parent.words()
+        assert "Fast Pipelines for Training Large Models" in words(heading.parent)
 
-    abstract = main.find("section", id="abstract")
-    assert abstract.find("p").words() == " ".join(to_text(work.abstract).split())
+    abstract = find(main, "section", id="abstract")
+    assert words(find(abstract, "p")) == " ".join(to_text(work.abstract).split())
 
-    assert "My note about Piper: the overlap trick is the whole paper." in main.find("section", id="notes").words()
+    assert "My note about Piper: the overlap trick is the whole paper." in words(find(main, "section", id="notes"))
 
     bibliography = outdir / "bibliography.html"
     citations = {
-        n.attrs["id"]: n.words().casefold() for n in main_content(bibliography).find_all("div", cls="citation")
+        attr(n, "id"): words(n).casefold() for n in main_content(bibliography).find_all("div", class_="citation")
     }
-    cited = [
-        resolve(page, a.attrs["href"]) for a in main.find_all("a") if "bibliography.html#" in a.attrs.get("href", "")
-    ]
+    cited = [resolve(page, attr(a, "href")) for a in main.find_all("a", href=re.compile(r"bibliography\.html#"))]
     hits = [frag for target, frag in cited if target == bibliography and frag in citations]
     assert len(hits) == 1
     assert "fast pipelines for training large models" in citations[hits[0]]
@@ -179,22 +106,22 @@ def test_topic_page_lists_its_papers_as_cards(built: SphinxTestApp) -> None:
     outdir = Path(built.outdir)
     page = outdir / "topics" / "vision.html"
     main = main_content(page)
-    assert main.find("h1").words().startswith("Vision")
-    cards = main.find_all("div", cls="sd-card")
+    assert words(find(main, "h1")).startswith("Vision")
+    cards = main.find_all("div", class_="sd-card")
     targets = []
     for card in cards:
-        [link] = card.find_all("a", cls="sd-stretched-link")
-        target, _ = resolve(page, link.attrs["href"])
+        [link] = card.find_all("a", class_="sd-stretched-link")
+        target, _ = resolve(page, attr(link, "href"))
         assert target.is_file()
         targets.append(target.stem)
-        assert to_text(WORKS[target.stem].title) in card.words()
+        assert to_text(WORKS[target.stem].title) in words(card)
     # The two cs.CV papers, newest first.
     assert targets == ["mallory2022hostile", "roe2019scene"]
 
 
 def test_bibliography_lists_every_entry(built: SphinxTestApp) -> None:
     main = main_content(Path(built.outdir) / "bibliography.html")
-    entries = [n.words().casefold() for n in main.find_all("div", cls="citation")]
+    entries = [words(n).casefold() for n in main.find_all("div", class_="citation")]
     assert len(entries) == len(WORKS)
     for work in WORKS.values():
         assert sum(to_text(work.title).casefold() in e for e in entries) == 1, work.key
@@ -217,8 +144,8 @@ def test_bibliography_entries_come_from_the_cache(
     cache.write_bytes(pickle.dumps(marked))
     args, kwargs = app_params
     make_app(*args, **{**kwargs, "freshenv": True}).build()  # a new environment, the same cache
-    words = main_content(Path(built.outdir) / "bibliography.html").words()
-    assert words.count("MARKED IN THE CACHE") == len(WORKS)
+    shown = words(main_content(Path(built.outdir) / "bibliography.html"))
+    assert shown.count("MARKED IN THE CACHE") == len(WORKS)
 
 
 def test_records_json(built: SphinxTestApp) -> None:
@@ -239,17 +166,18 @@ def test_records_json(built: SphinxTestApp) -> None:
 HOSTILE_TITLE = "<script>alert(1)</script> Hostile Record"
 
 
-def _hostile_nodes(root: Node) -> list[str]:
+def _hostile_nodes(root: Tag) -> list[str]:
     problems = []
-    for node in root.iter():
+    for node in root.find_all(True):
         for name, value in node.attrs.items():
-            if value.strip().lower().replace("\n", "").startswith("javascript:"):
-                problems.append(f"<{node.tag} {name}={value!r}>")
+            text = " ".join(value) if isinstance(value, list) else str(value)
+            if text.strip().lower().replace("\n", "").startswith("javascript:"):
+                problems.append(f"<{node.name} {name}={text!r}>")
             if name.startswith("on"):
-                problems.append(f"<{node.tag} {name}=...>")
-        if node.tag == "script" and ("alert" in node.text() or "alert" in node.attrs.get("src", "")):
+                problems.append(f"<{node.name} {name}=...>")
+        if node.name == "script" and ("alert" in node.get_text() or "alert" in str(node.get("src", ""))):
             problems.append("<script>alert")
-        if node.tag == "img" and node.attrs.get("src") == "x":
+        if node.name == "img" and node.get("src") == "x":
             problems.append("<img src=x>")
     return problems
 
@@ -258,20 +186,20 @@ def test_hostile_record_is_shown_as_text(built: SphinxTestApp) -> None:
     outdir = Path(built.outdir)
     assert WORKS["mallory2022hostile"].title == HOSTILE_TITLE
     for page in outdir.rglob("*.html"):
-        assert _hostile_nodes(parse_html(page)) == [], page
+        assert _hostile_nodes(soup(page)) == [], page
     page = outdir / "papers" / "mallory2022hostile.html"
     main = main_content(page)
-    assert main.find("h1").words().startswith(HOSTILE_TITLE)
-    abstract = main.find("section", id="abstract").find("p")
-    shown = abstract.words()
+    assert words(find(main, "h1")).startswith(HOSTILE_TITLE)
+    abstract = find(find(main, "section", id="abstract"), "p")
+    shown = words(abstract)
     assert shown == " ".join(to_text(WORKS["mallory2022hostile"].abstract).split())
     for literal in ("[x](javascript:alert(1))", "{download}`payload.txt`", "<img src=x onerror=alert(2)>"):
         assert literal in shown
-    assert all(isinstance(c, str) for c in abstract.children)  # plain text: no links, code or roles
+    assert abstract.find(True) is None  # plain text: no links, code or roles
     # The only downloads are the generator's (.bib and CSL-JSON): a record's {download} payload is text.
     names = [p.name for p in (outdir / "_downloads").rglob("*") if p.is_file()]
     assert "reading-list.bib" in names and all(GENERATED_DOWNLOAD.fullmatch(name) for name in names), names
-    assert HOSTILE_TITLE in main_content(outdir / "topics" / "vision.html").words()
+    assert HOSTILE_TITLE in words(main_content(outdir / "topics" / "vision.html"))
 
 
 # --- search: Pagefind ------------------------------------------------------------------------------
@@ -285,21 +213,21 @@ def test_pagefind_indexes_the_article_of_every_paper(built: SphinxTestApp) -> No
     assert (outdir / "pagefind" / "pagefind-ui.js").is_file()
     for key in WORKS:
         main = main_content(outdir / "papers" / f"{key}.html")
-        body = main.find(**{"data-pagefind-body": ""})
-        assert body.find("h1").words() == main.find("h1").words(), key  # the article, not the theme around it
+        body = find(main, attrs={"data-pagefind-body": True})
+        assert words(find(body, "h1")) == words(find(main, "h1")), key  # the article, not the theme around it
         # What Pagefind leaves out (other papers' titles, the BibTeX) is where its selectors look for it.
         assert PAPER in body.attrs, key
-        article = next(c for c in body.children if isinstance(c, Node) and c.tag == "section")
-        sections = {c.attrs.get("id"): c for c in article.children if isinstance(c, Node) and c.tag == "section"}
+        article = find(body, "section", recursive=False)
+        sections = {c.get("id"): c for c in article.find_all("section", recursive=False)}
         assert set(PAPER_SECTIONS_LEFT_OUT) <= set(sections), key
-        assert "@" in sections["cite"].words() and "bibliography" in sections["cite"].words()
+        assert "@" in words(sections["cite"]) and "bibliography" in words(sections["cite"])
     # A listing that only repeats the papers' titles, authors and years is left out of the index.
-    assert not main_content(outdir / "years.html").find_all(**{"data-pagefind-body": ""})
+    assert not main_content(outdir / "years.html").find_all(True, attrs={"data-pagefind-body": True})
 
 
 def test_search_page_runs_pagefind_not_sphinx_search(built: SphinxTestApp) -> None:
     page = Path(built.outdir) / "search.html"
-    scripts = [n.attrs.get("src", "") for n in parse_html(page).find_all("script")]
+    scripts = [str(n.get("src", "")) for n in soup(page).find_all("script")]
     assert "pagefind/pagefind-ui.js" in scripts
     assert not [s for s in scripts if "searchtools" in s or "searchindex" in s], scripts
     text = page.read_text(encoding="utf-8")
@@ -322,10 +250,10 @@ def test_pagefind_failure_fails_the_build(built: SphinxTestApp, monkeypatch: pyt
 
 
 def _related(page: Path) -> list[tuple[Path, str]]:
-    section = main_content(page).find("section", id="related-papers")
-    links = section.find_all("a", cls="reference")
+    section = find(main_content(page), "section", id="related-papers")
+    links = section.find_all("a", class_="reference")
     assert all(a.parent is not None for a in links)
-    return [(resolve(page, a.attrs["href"])[0], a.parent.words()) for a in links if a.parent is not None]
+    return [(resolve(page, attr(a, "href"))[0], words(a.parent)) for a in links if a.parent is not None]
 
 
 def test_related_papers_link_to_their_pages(built: SphinxTestApp) -> None:
@@ -354,14 +282,14 @@ def test_related_papers_in_other_builders(app: SphinxTestApp) -> None:
 def test_pages_outside_the_toctree_share_one_navigation(built: SphinxTestApp) -> None:
     outdir = Path(built.outdir)
 
-    def sidebar(page: Path) -> Node:
-        return parse_html(page).find("div", cls="sidebar-tree")
+    def sidebar(page: Path) -> Tag:
+        return find(soup(page), "div", class_="sidebar-tree")
 
     papers = [sidebar(outdir / "papers" / f"{key}.html") for key in WORKS]
-    assert len({repr([(n.tag, n.attrs, n.words()) for n in s.iter()]) for s in papers}) == 1  # the same tree
-    assert not papers[0].find_all(cls="current")  # no paper is in the toctree: nothing marked current
+    assert len({str(s) for s in papers}) == 1  # the same tree, to the byte
+    assert not papers[0].find_all(class_="current")  # no paper is in the toctree: nothing marked current
     topics = sidebar(outdir / "topics" / "index.html")  # a page in the toctree gets its own, marked
-    assert "Topics" in " ".join(n.words() for n in topics.find_all(cls="current"))
+    assert "Topics" in " ".join(words(n) for n in topics.find_all(class_="current"))
 
 
 def test_generated_pages_register_no_targets(built: SphinxTestApp) -> None:

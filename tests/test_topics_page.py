@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import copy_seeds
+from conftest import attr, copy_seeds, find, soup, words
 from readinglist.config import load_config
 from readinglist.enrich.pipeline import Library
 from readinglist.enrich.starthere import MAX, priority_rank, start_here, version_sets
@@ -249,12 +249,12 @@ def test_the_built_site_links_versions_by_year_and_subtopics_in_the_sidebar(tmp_
     project = copy_seeds(tmp_path / "seeds")
     out = project / "docs" / "_build" / "html"
     assert main(["--root", str(project), "build", "--no-search", "--out", str(out)]) == 0  # -W: no warnings
-    years = (out / "years.html").read_text(encoding="utf-8")
-    shown = re.search(r"FusionStitching: Boosting[^<]*</a> — other versions: (.*?)</p>", years)
-    assert shown, "the newest FusionStitching lists its other versions"
-    hrefs = re.findall(r'href="([^"]+)">(\w+)</a>', shown.group(1))
-    assert [label for _, label in hrefs] == ["2018", "undated"]
-    assert all((out / href).is_file() for href, _ in hrefs)
-    sidebar = (out / "topics" / "ml-systems" / "compilers.html").read_text(encoding="utf-8")
-    assert re.search(r'href="distributed-training.html">Distributed training</a>', sidebar)
-    assert 'role="heading" aria-level="3"><strong><a class="reference internal" href="../../papers/' in sidebar
+    [newest] = [a for a in soup(out / "years.html").find_all("a") if words(a).startswith("FusionStitching: Boosting")]
+    assert str(newest.next_sibling).startswith(" — other versions: "), "the newest FusionStitching lists its others"
+    versions = newest.find_next_siblings("a")
+    assert [words(a) for a in versions] == ["2018", "undated"]
+    assert all((out / attr(a, "href")).is_file() for a in versions)
+    page = soup(out / "topics" / "ml-systems" / "compilers.html")
+    sidebar = find(page, "div", class_="sidebar-tree")
+    assert [words(a) for a in sidebar.find_all("a", href="distributed-training.html")] == ["Distributed training"]
+    assert page.select('[role="heading"][aria-level="3"] > strong > a.reference.internal[href^="../../papers/"]')
