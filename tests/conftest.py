@@ -44,8 +44,18 @@ def seed_paths() -> list[Path]:
 
 @pytest.fixture(scope="session")
 def rootdir() -> Path:
-    """Where ``@pytest.mark.sphinx(testroot=NAME)`` finds ``test-NAME``."""
+    """Where ``@pytest.mark.sphinx(testroot=NAME)`` finds ``test-NAME``: one project per case."""
     return Path(__file__).parent / "roots"
+
+
+@pytest.fixture
+def sphinx_test_tempdir(tmp_path: Path) -> Path:
+    """Where sphinx.testing copies a test root (``copy_test_root=True``): this test's own folder.
+
+    sphinx.testing's own is one folder for the whole session, so every test of a root built into the
+    same copy and saw the builds of the tests before it; here each test starts from the root as committed.
+    """
+    return tmp_path
 
 
 @pytest.fixture(scope="session")
