@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
 import shutil
 import sys
@@ -36,6 +37,59 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SEEDS = FIXTURES / "seeds"  # a reading-list project: refs.bib, conf/ (with the dumps), docs/ essentials
 SOURCES_DIR = SEEDS / "conf" / "sources"
 SEED_NAMES = ("jun-yang", "wei-lin", "xin-liu")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-fixtures",
+        action="store_true",
+        help="rewrite the stored expected outputs under tests/fixtures/ (*.expected.json, pages/) from what "
+        "the code gives now, instead of comparing them; then review the change with git diff tests/fixtures",
+    )
+
+
+class Stored:
+    """Stored expected outputs (tests/fixtures/): ``check`` compares what the code gives with the
+    stored file byte for byte, or, under ``pytest --update-fixtures``, rewrites the file instead."""
+
+    def __init__(self, update: bool) -> None:
+        self.update = update
+        self.updated: list[Path] = []  # the files it rewrote
+
+    def check(self, path: Path, actual: str) -> None:
+        data = actual.encode("utf-8")
+        if self.update:
+            if not path.is_file() or path.read_bytes() != data:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+                self.updated.append(path)
+            return
+        assert path.is_file(), f"{path} is not stored yet: run pytest --update-fixtures and review it"
+        expected = path.read_bytes().decode("utf-8")
+        assert actual == expected, f"{path} is not what the code gives: if that is meant, run pytest --update-fixtures"
+
+    def check_json(self, path: Path, value: object, indent: int = 2) -> None:
+        """``value`` as the stored files write JSON: indented, UTF-8, one final newline."""
+        self.check(path, json.dumps(value, indent=indent, ensure_ascii=False) + "\n")
+
+
+_STORED: list[Stored] = []  # the session's, for the terminal summary
+
+
+@pytest.fixture(scope="session")
+def stored(pytestconfig: pytest.Config) -> Stored:
+    """The session's stored outputs: compared, or rewritten with ``--update-fixtures``."""
+    _STORED.append(Stored(bool(pytestconfig.getoption("--update-fixtures"))))
+    return _STORED[-1]
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    if config.getoption("--update-fixtures"):
+        rewritten = [path for session in _STORED for path in session.updated]
+        terminalreporter.section("--update-fixtures")
+        for path in rewritten:
+            terminalreporter.write_line(f"rewrote {path}")
+        terminalreporter.write_line(f"{len(rewritten)} stored outputs rewritten; review them: git diff tests/fixtures")
 
 
 def seed_paths() -> list[Path]:
