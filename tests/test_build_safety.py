@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from hostile import dump_record, indexed_titles, records_project, retitle
+from hostile_kit import dump_record, indexed_titles, records_project, retitle
 from readinglist.cli import main
 from readinglist.site.search import BUNDLE, ENTRY, STALE
 

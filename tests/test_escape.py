@@ -9,7 +9,7 @@ from docutils import nodes
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from hostile import FRAGMENTS, render
+from hostile_kit import FRAGMENTS, render
 from readinglist.render.escape import clean, md_text
 
 texts = st.lists(st.one_of(st.text(max_size=16), st.sampled_from(FRAGMENTS)), max_size=10).map("".join)

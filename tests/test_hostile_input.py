@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from pybtex.database.input.bibtex import Parser as BibParser
 
-from hostile import dump_record, records_project, render, sphinx_build
+from hostile_kit import dump_record, records_project, render, sphinx_build
 from readinglist.chars import strip_unsafe
 from readinglist.config import Config, load_config
 from readinglist.enrich.taxonomy import load_taxonomy

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
 from conftest import find, soup
-from hostile import FRAGMENTS, dump_record, records_project, sphinx_build
+from hostile_kit import FRAGMENTS, dump_record, records_project, sphinx_build
 from readinglist.chars import strip_unsafe
 from readinglist.latex import dump_to_latex, protect_title, to_text
 from readinglist.model import RawRecord

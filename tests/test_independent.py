@@ -44,7 +44,7 @@ def test_conftest_names_the_repository_root_only_to_guard_it() -> None:
 
 
 def test_no_test_module_imports_another() -> None:
-    """Shared code lives in conftest.py or a helper module (hostile.py), never in a test module: a test
+    """Shared code lives in conftest.py or a helper module (hostile_kit.py), never in a test module: a test
     module imported by another runs its module-level code twice and couples their fixtures."""
     tests = {path.stem for path in TESTS.glob("test_*.py")}
     found = []

@@ -20,7 +20,7 @@ from myst_parser.parsers.mdit import create_md_parser
 from pybtex.database.input.bibtex import Parser
 
 from conftest import copy_seeds
-from hostile import FRAGMENTS
+from hostile_kit import FRAGMENTS
 from readinglist.chars import strip_unsafe
 from readinglist.config import load_config
 from readinglist.enrich.pipeline import Library

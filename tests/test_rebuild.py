@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from sphinx.cmd.build import build_main
 
-from hostile import dump_record, indexed_titles, records_project, retitle
+from hostile_kit import dump_record, indexed_titles, records_project, retitle
 
 
 def _run(root: Path, capsys: pytest.CaptureFixture[str]) -> str:
