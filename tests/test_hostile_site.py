@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import Tag
-from hypothesis import HealthCheck, Phase, assume, given, settings
+from hypothesis import HealthCheck, Phase, assume, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import find, soup
@@ -59,6 +59,9 @@ def _check_fragment(node: Tag) -> None:
     for element in node.find_all(True):
         if element.name == "a" and element.get("class") == ["headerlink"]:
             continue  # Sphinx's own pilcrow link
+        if element.name == "code" and element.get("class") == ["math-source"]:
+            assert element.find(True) is None, element  # math latex2mathml cannot read, as its source
+            continue  # (render/mathml.fallback: "$10_$" once failed here, found by the property below)
         if element.name == "a":
             assert set(element.attrs) <= LINK_ATTRS, element
             href = element.get("href", "")
@@ -211,6 +214,7 @@ names = st.lists(st.one_of(st.text(max_size=8), st.sampled_from(FRAGMENTS)), min
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(batch=st.lists(st.tuples(texts, texts, names), min_size=3, max_size=5))
+@example(batch=[("Costs", "It costs $5 or $10_$x$ and more.", "Ann Lee")])  # math shown as its LaTeX source
 def test_arbitrary_records_render_exactly_and_inject_nothing(
     tmp_path_factory: pytest.TempPathFactory, batch: list[tuple[str, str, str]]
 ) -> None:
