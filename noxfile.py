@@ -44,8 +44,8 @@ def tests(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff (lint and format check) and mypy (strict)."""
-    session.install("-e", ".[lint]", "types-PyYAML")
+    """ruff (lint and format check) and mypy (strict, over src/ and tests/)."""
+    session.install("-e", ".[test,lint]", "types-PyYAML")  # mypy checks the tests and their imports too
     session.run("ruff", "check", "src", "tests", "benchmarks", "noxfile.py")
     session.run("ruff", "format", "--check", "src", "tests", "benchmarks", "noxfile.py")
     session.run("mypy")

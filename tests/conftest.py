@@ -1,4 +1,7 @@
-"""Shared fixtures: the seed reading list, a seed-imported refs.bib, and Sphinx's test roots.
+"""Shared fixtures and helpers: the seed reading list, a seed-imported refs.bib, Sphinx's test
+roots, the one way to read a built page (BeautifulSoup), and the browser tests' setup.
+
+Test modules share code only through this module: none imports another test module.
 
 The seed list is a frozen copy under tests/fixtures/seeds/ (dumps, conf/, refs.bib, docs/
 essentials), never the repository's live files: adding a paper to this repository's own
@@ -9,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
 import shutil
 import sys
@@ -19,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bs4 import BeautifulSoup, Tag
 from hypothesis import settings
 
 # Speed is a benchmark figure, never a test: no example may fail for taking long (on a loaded
@@ -40,14 +45,77 @@ SOURCES_DIR = SEEDS / "conf" / "sources"
 SEED_NAMES = ("jun-yang", "wei-lin", "xin-liu")
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-fixtures",
+        action="store_true",
+        help="rewrite the stored expected outputs under tests/fixtures/ (*.expected.json, pages/) from what "
+        "the code gives now, instead of comparing them; then review the change with git diff tests/fixtures",
+    )
+
+
+class Stored:
+    """Stored expected outputs (tests/fixtures/): ``check`` compares what the code gives with the
+    stored file byte for byte, or, under ``pytest --update-fixtures``, rewrites the file instead."""
+
+    def __init__(self, update: bool) -> None:
+        self.update = update
+        self.updated: list[Path] = []  # the files it rewrote
+
+    def check(self, path: Path, actual: str) -> None:
+        data = actual.encode("utf-8")
+        if self.update:
+            if not path.is_file() or path.read_bytes() != data:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+                self.updated.append(path)
+            return
+        assert path.is_file(), f"{path} is not stored yet: run pytest --update-fixtures and review it"
+        expected = path.read_bytes().decode("utf-8")
+        assert actual == expected, f"{path} is not what the code gives: if that is meant, run pytest --update-fixtures"
+
+    def check_json(self, path: Path, value: object, indent: int = 2) -> None:
+        """``value`` as the stored files write JSON: indented, UTF-8, one final newline."""
+        self.check(path, json.dumps(value, indent=indent, ensure_ascii=False) + "\n")
+
+
+_STORED: list[Stored] = []  # the session's, for the terminal summary
+
+
+@pytest.fixture(scope="session")
+def stored(pytestconfig: pytest.Config) -> Stored:
+    """The session's stored outputs: compared, or rewritten with ``--update-fixtures``."""
+    _STORED.append(Stored(bool(pytestconfig.getoption("--update-fixtures"))))
+    return _STORED[-1]
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    if config.getoption("--update-fixtures"):
+        rewritten = [path for session in _STORED for path in session.updated]
+        terminalreporter.section("--update-fixtures")
+        for path in rewritten:
+            terminalreporter.write_line(f"rewrote {path}")
+        terminalreporter.write_line(f"{len(rewritten)} stored outputs rewritten; review them: git diff tests/fixtures")
+
+
 def seed_paths() -> list[Path]:
     return [SOURCES_DIR / f"{name}.txt" for name in SEED_NAMES]
 
 
 @pytest.fixture(scope="session")
 def rootdir() -> Path:
-    """Where ``@pytest.mark.sphinx(testroot=NAME)`` finds ``test-NAME``."""
+    """Where ``@pytest.mark.sphinx(testroot=NAME)`` finds ``test-NAME``: one project per case."""
     return Path(__file__).parent / "roots"
+
+
+@pytest.fixture
+def sphinx_test_tempdir(tmp_path: Path) -> Path:
+    """Where sphinx.testing copies a test root (``copy_test_root=True``): this test's own folder.
+
+    sphinx.testing's own is one folder for the whole session, so every test of a root built into the
+    same copy and saw the builds of the tests before it; here each test starts from the root as committed.
+    """
+    return tmp_path
 
 
 @pytest.fixture(scope="session")
@@ -119,9 +187,58 @@ def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("READINGLIST_CROSSREF_API", "http://127.0.0.1:9/works/")
 
 
+# --- a built page, as BeautifulSoup reads it (every test that parses HTML goes through these) ------
+
+
+def soup(page: Path | str) -> BeautifulSoup:
+    """A built page (a path) or a piece of markup (a string), parsed by BeautifulSoup's html.parser."""
+    return BeautifulSoup(page.read_text(encoding="utf-8") if isinstance(page, Path) else page, "html.parser")
+
+
+def words(node: Tag) -> str:
+    """The text of ``node`` as a reader reads it: each run of whitespace one space."""
+    return " ".join(node.get_text().split())
+
+
+def find(node: Tag, name: str | None = None, **attrs: Any) -> Tag:
+    """The first element below ``node`` that matches (BeautifulSoup's ``find``); fails the test if none."""
+    found = node.find(name, **attrs)
+    assert isinstance(found, Tag), f"no <{name or '*'} {attrs}> in <{node.name}>"
+    return found
+
+
+def attr(node: Tag, name: str) -> str:
+    """The value of a single-valued attribute (``href``, ``id``, ``src``…); fails the test if it is missing."""
+    value = node.get(name)
+    assert isinstance(value, str), f"<{node.name}> has no {name}= (or a list of values)"
+    return value
+
+
+def main_content(page: Path) -> Tag:
+    """The article of a built page (furo's ``<article role="main">``), without the theme around it."""
+    return find(soup(page), "article", role="main")
+
+
 # --- the built site in a browser (the browser tests share these instead of each writing its own) ---
 CHROMIUM = shutil.which("chromium")  # Debian's package (.ci/run installs it); Playwright downloads none
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"  # from .ci/run's npm install
+browser_only = pytest.mark.skipif(CHROMIUM is None or not AXE.is_file(), reason="needs chromium and axe-core (.ci/run)")
+# axe-core's serious and critical violations on the page, one line each.
+AXE_RUN = """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+  .filter(v => v.impact === "critical" || v.impact === "serious")
+  .map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target.join(" ")).join(", ")}`)"""
+# Pagefind's UI says "N results for ..." and then fills in the first five results one by one.
+RESULTS_SHOWN = """() => {
+  const message = document.querySelector(".pagefind-ui__message")?.textContent ?? "";
+  const found = /^(\\d+) results? for/.exec(message);
+  if (message.startsWith("No results")) return true;
+  const shown = document.querySelectorAll(".pagefind-ui__result-link").length;
+  return found !== null && shown >= Math.min(Number(found[1]), 5);
+}"""
 
 
 def build_site(project: Path, *options: str) -> Path:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from markdown_it import MarkdownIt
 from pybtex.database import Entry, Person, parse_string
 from pybtex.style.formatting.plain import Style as PlainStyle
 
-from conftest import copy_seeds
+from conftest import attr, copy_seeds, soup
 from readinglist.render.bibsets import bib_set, download_link, file_name
 from readinglist.render.escape import clean
 from readinglist.site.sphinx_ext.biblinks import LinkedStyle
@@ -35,40 +34,20 @@ def seed_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return project / "docs", out
 
 
-def _links(html: str) -> list[dict[str, str]]:
-    """The attributes of every <a> of a page."""
-
-    class Links(HTMLParser):
-        def __init__(self) -> None:
-            super().__init__()
-            self.found: list[dict[str, str]] = []
-
-        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-            if tag == "a":
-                self.found.append({k: v or "" for k, v in attrs})
-
-    parser = Links()
-    parser.feed(html)
-    return parser.found
-
-
-CITATION = re.compile(r'<div class="citation" id="cite-([^"]+)"[^>]*>(.*?)</div>', re.S)
-
-
 def test_every_bibliography_title_links_to_its_paper_page(seed_site: tuple[Path, Path]) -> None:
     _, out = seed_site
-    entries = CITATION.findall((out / "bibliography.html").read_text(encoding="utf-8"))
+    entries = soup(out / "bibliography.html").find_all("div", class_="citation")
     assert len(entries) == SEED_PAPERS
-    for slug, body in entries:
-        hrefs = [a["href"] for a in _links(body) if "/papers/" in f"/{a['href']}"]
-        assert hrefs == [f"papers/{slug}.html"], (slug, body)
+    for entry in entries:
+        slug = attr(entry, "id").removeprefix("cite-")
+        hrefs = [href for a in entry.find_all("a") if "/papers/" in f"/{(href := attr(a, 'href'))}"]
+        assert hrefs == [f"papers/{slug}.html"], (slug, entry)
         assert (out / hrefs[0]).is_file()
 
 
 def test_the_whole_list_downloads_as_the_public_bibtex_of_the_pages(seed_site: tuple[Path, Path]) -> None:
     docs, out = seed_site
-    page = (out / "bibliography.html").read_text(encoding="utf-8")
-    downloads = [a["href"] for a in _links(page) if "download" in a]
+    downloads = [attr(a, "href") for a in soup(out / "bibliography.html").find_all("a", download=True)]
     [download] = [href for href in downloads if href.endswith(".bib")]  # and its CSL-JSON twin (test_feeds.py)
     assert (out / download).is_file() and len(downloads) == 2
     data = parse_string((out / download).read_text(encoding="utf-8"), "bibtex")
@@ -87,15 +66,17 @@ def _bibtex_block(page: Path) -> str:
 
 def _sidebar_sections(out: Path, page: str) -> dict[str, list[str]]:
     """The sidebar's captions of ``page``, each with the pages its list links to (from the site root)."""
-    html = (out / page).read_text(encoding="utf-8")
-    sections = re.findall(r'<span class="caption-text">([^<]*)</span></p>\s*<ul[^>]*>(.*?)\n</ul>', html, re.S)
     here = posixpath.dirname(page)  # "#" is the page itself
-    return {
-        caption: [
-            {"#": page}.get(a["href"]) or posixpath.normpath(posixpath.join(here, a["href"])) for a in _links(body)
+    sections: dict[str, list[str]] = {}
+    for caption in soup(out / page).find_all("span", class_="caption-text"):
+        paragraph = caption.find_parent("p")
+        links = paragraph.find_next_sibling() if paragraph is not None else None
+        assert links is not None and links.name == "ul", caption  # each caption heads the list of its pages
+        hrefs = [attr(a, "href") for a in links.find_all("a")]
+        sections[caption.get_text()] = [
+            page if h == "#" else posixpath.normpath(posixpath.join(here, h)) for h in hrefs
         ]
-        for caption, body in sections
-    }
+    return sections
 
 
 def test_maintainer_documents_have_their_own_sidebar_section(seed_site: tuple[Path, Path]) -> None:
@@ -123,7 +104,7 @@ def test_the_style_links_the_title_and_nothing_else(kind: str, fields: dict[str,
     entry = _entry(kind, **fields)
     entry.key = "doe2020sheaves"
     html = LinkedStyle().format_entry("1", entry).text.render_as("html")
-    assert re.findall(r"<a [^>]*>.*?</a>", html) == [f'<a href="rl:papers/doe2020sheaves">{linked}</a>'], html
+    assert [str(a) for a in soup(html).find_all("a")] == [f'<a href="rl:papers/doe2020sheaves">{linked}</a>'], html
     plain = PlainStyle().format_entry("1", entry).text.render_as("text")
     assert LinkedStyle().format_entry("1", entry).text.render_as("text") == plain  # the same words
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 import pybtex.errors
@@ -16,7 +17,7 @@ BIBTEX = shutil.which("bibtex")
 
 
 @pytest.fixture
-def strict_pybtex():
+def strict_pybtex() -> Iterator[None]:
     saved = pybtex.errors.strict
     pybtex.errors.set_strict_mode(True)
     yield
@@ -25,6 +26,7 @@ def strict_pybtex():
 
 @pytest.mark.skipif(BIBTEX is None, reason="the bibtex program is not installed (TeX Live's bibtex package)")
 def test_real_bibtex_accepts_the_seed_import(seed_bib: Path) -> None:
+    assert BIBTEX is not None
     aux = seed_bib.with_suffix(".aux")
     aux.write_text("\\citation{*}\n\\bibdata{refs}\n\\bibstyle{plain}\n", encoding="utf-8")
     result = subprocess.run(

@@ -6,63 +6,33 @@ missing, and run by .ci/run, which installs both.
 
 from __future__ import annotations
 
-import functools
-import http.server
-import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from conftest import copy_seeds
+from conftest import CHROMIUM, RESULTS_SHOWN, build_site, chromium, copy_seeds, serving
 
-playwright = pytest.importorskip("playwright.sync_api")
-CHROMIUM = shutil.which("chromium")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
-FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The seed reading list (tests/fixtures/seeds), copied and built in a temporary folder."""
-    from readinglist.cli import main
-
-    project = copy_seeds(tmp_path_factory.mktemp("browser") / "seeds")
-    out = project / "docs" / "_build" / "html"
-    assert main(["--root", str(project), "build", "--out", str(out)]) == 0
-    return out
+    return build_site(copy_seeds(tmp_path_factory.mktemp("browser") / "seeds"))
 
 
 @pytest.fixture(scope="module")
 def site(built: Path) -> Iterator[str]:
     """The built site served on loopback (Pagefind loads its index over HTTP)."""
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(built))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
+    with serving(built) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
 def page(site: str) -> Iterator[object]:
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+    with chromium() as browser:
         yield browser.new_page()
-        browser.close()
-
-
-# Pagefind's UI says "N results for ..." and then fills in the first five results one by one.
-RESULTS_SHOWN = """() => {
-  const message = document.querySelector(".pagefind-ui__message")?.textContent ?? "";
-  const found = /^(\\d+) results? for/.exec(message);
-  if (message.startsWith("No results")) return true;
-  const shown = document.querySelectorAll(".pagefind-ui__result-link").length;
-  return found !== null && shown >= Math.min(Number(found[1]), 5);
-}"""
 
 
 def _results(page: object) -> list[str]:

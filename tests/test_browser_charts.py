@@ -14,8 +14,7 @@ from typing import Any
 
 import pytest
 
-from conftest import build_site, chromium, copy_seeds, serving
-from test_a11y import AXE, AXE_RUN, browser_only
+from conftest import AXE, AXE_RUN, browser_only, build_site, chromium, copy_seeds, serving
 
 pytestmark = browser_only
 # One page of each kind with a chart: the landing page (by topic), a topic (by subtopic), and the

@@ -18,8 +18,7 @@ import rispy
 import yaml
 from pybtex.database import parse_string
 
-from conftest import CHROMIUM, build_site, chromium, copy_seeds, serving
-from test_a11y import AXE, AXE_RUN
+from conftest import AXE, AXE_RUN, CHROMIUM, build_site, chromium, copy_seeds, serving
 
 feedparser = pytest.importorskip("feedparser")
 playwright = pytest.importorskip("playwright.sync_api")

@@ -9,7 +9,6 @@ Other kills land after seeded random delays: wherever they land, the outcome mus
 from __future__ import annotations
 
 import gzip
-import json
 import os
 import random
 import shutil
@@ -23,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
+from hostile_kit import dump_record, indexed_titles, records_project, retitle
 from readinglist.cli import main
 from readinglist.site.search import BUNDLE, ENTRY, STALE
-from test_hostile_site import _project, _record
 
 HOOK = """
 import os, signal, time
@@ -55,8 +54,8 @@ SETTLE = 30.0  # seconds a process gets to start or to exit: a bound for a broke
 
 
 def _make(folder: Path) -> Path:
-    records = [_record(n, title, f"We propose system {n} for graphs.", "Ann Lee") for n, title in TITLES.items()]
-    root = _project(folder, records)
+    records = [dump_record(n, title, f"We propose system {n} for graphs.", "Ann Lee") for n, title in TITLES.items()]
+    root = records_project(folder, records)
     (root / "hook.py").write_text(HOOK, encoding="utf-8")
     with (root / "docs" / "conf.py").open("a", encoding="utf-8") as conf:
         conf.write(f'\nsys.path.insert(0, {str(root)!r})  # hook.py\nextensions.append("hook")\n')
@@ -66,13 +65,6 @@ def _make(folder: Path) -> Path:
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     return _make(tmp_path / "project")
-
-
-def _retitle(root: Path, n: int, title: str) -> None:
-    bib = root / "refs.bib"
-    text = bib.read_text(encoding="utf-8")
-    old = next(line for line in text.splitlines() if line.startswith("  title = {") and f"Paper {n} " in line)
-    bib.write_text(text.replace(old, f"  title = {{{title}}},"), encoding="utf-8")
 
 
 _started: list[int] = []  # sessions of the builds a test started
@@ -137,13 +129,15 @@ def _site(out: Path) -> dict[str, bytes]:
     its filter files and in the two files that name them by hash (its maintainer: "filter
     indexes will still change", Pagefind issue 638): a filter is compared by what it holds.
     """
-    site = {}
+    site: dict[str, bytes] = {}
     for p in out.rglob("*"):
         name = p.relative_to(out).as_posix()
         if not p.is_file() or ".doctrees" in p.relative_to(out).parts:
             continue
         if name.startswith(f"{BUNDLE}/filter/"):
-            filter_name, values = _cbor(gzip.decompress(p.read_bytes())[len(b"pagefind_dcd") :], 0)[0]
+            item = _cbor(gzip.decompress(p.read_bytes())[len(b"pagefind_dcd") :], 0)[0]
+            assert isinstance(item, list) and len(item) == 2, f"{name}: not a [name, values] pair"
+            filter_name, values = item
             site[f"{BUNDLE}/filter:{filter_name}"] = repr(sorted(map(repr, values))).encode()
         elif not (name == f"{BUNDLE}/{ENTRY}" or name.endswith(".pf_meta")):
             site[name] = p.read_bytes()
@@ -167,15 +161,6 @@ def _cbor(data: bytes, at: int) -> tuple[object, int]:
     return value, at
 
 
-def _indexed_titles(out: Path) -> set[str]:
-    """The page titles in Pagefind's index (each fragment is gzipped JSON after a signature)."""
-    titles = set()
-    for fragment in (out / BUNDLE / "fragment").glob("*.pf_fragment"):
-        data = gzip.decompress(fragment.read_bytes())
-        titles.add(json.loads(data[data.index(b"{") :])["meta"]["title"])
-    return titles
-
-
 def _temp_files(root: Path) -> list[Path]:
     return sorted(root.rglob(".*.tmp"))
 
@@ -192,15 +177,15 @@ def _assert_same_as_a_clean_build(root: Path, tmp: Path) -> None:
 
 def test_a_kill_after_sphinx_wrote_the_pages_does_not_leave_the_index_stale(project: Path, tmp_path: Path) -> None:
     _build(project)
-    _retitle(project, 1, "Lattice sieving at scale")
+    retitle(project, 1, "Lattice sieving at scale")
     killed = _start(project, tmp_path, RL_KILL="after-writing")
     assert killed.wait() == -signal.SIGKILL
     out = project / "docs" / "_build" / "html"
     assert "Lattice sieving at scale" in (out / "papers" / "hostile1.html").read_text(encoding="utf-8")
-    assert "Lattice sieving at scale" not in _indexed_titles(out)  # the kill came before Pagefind
+    assert "Lattice sieving at scale" not in indexed_titles(out)  # the kill came before Pagefind
     assert (out / STALE).is_file()  # marked before the pages were written
     _build(project)
-    assert "Lattice sieving at scale" in _indexed_titles(out)
+    assert "Lattice sieving at scale" in indexed_titles(out)
     assert not (out / STALE).exists()
     _assert_same_as_a_clean_build(project, tmp_path)
 
@@ -211,7 +196,7 @@ def test_a_kill_before_sphinx_wrote_a_page_rewrites_the_pages_that_depend_on_the
     """Sphinx saved the new environment, then died: the bibliography, which lists the new title but
     whose source did not change, is written again by the next build."""
     _build(project)
-    _retitle(project, 1, "Lattice sieving at scale")
+    retitle(project, 1, "Lattice sieving at scale")
     assert _start(project, tmp_path, RL_KILL="before-writing").wait() == -signal.SIGKILL
     _build(project)
     _assert_same_as_a_clean_build(project, tmp_path)
@@ -221,12 +206,12 @@ def test_builds_killed_at_random_points_rebuild_to_the_same_site(project: Path, 
     _build(project)
     rng = random.Random(9)
     for round, (sig, group) in enumerate([(signal.SIGKILL, True), (signal.SIGKILL, False), (signal.SIGTERM, False)]):
-        _retitle(project, round % 3, f"Sheaf cohomology round {round}")
+        retitle(project, round % 3, f"Sheaf cohomology round {round}")
         build = _start(project, tmp_path)
         time.sleep(rng.uniform(0.1, 2.0))  # wherever the kill lands, the next build must heal it
         _kill(build, sig, group)
     _build(project)
-    assert "Sheaf cohomology round 2" in _indexed_titles(project / "docs" / "_build" / "html")
+    assert "Sheaf cohomology round 2" in indexed_titles(project / "docs" / "_build" / "html")
     _assert_same_as_a_clean_build(project, tmp_path)
 
 
@@ -265,7 +250,7 @@ def test_two_builds_at_once_take_turns(project: Path, tmp_path: Path) -> None:
     assert (first.wait(), second.wait()) == (0, 0)
     out = project / "docs" / "_build" / "html"
     assert (out / BUNDLE / ENTRY).is_file() and not (out / STALE).exists()
-    assert set(TITLES.values()) <= _indexed_titles(out)
+    assert set(TITLES.values()) <= indexed_titles(out)
 
 
 def test_a_plain_sphinx_build_waits_for_a_running_build(project: Path, tmp_path: Path) -> None:

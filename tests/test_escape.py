@@ -5,38 +5,15 @@ Rendered with MyST-Parser's docutils parser and the site's MyST extensions (colo
 
 from __future__ import annotations
 
-import io
-
 from docutils import nodes
-from docutils.core import publish_doctree
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
-from myst_parser.parsers.docutils_ import Parser
 
+from hostile_kit import FRAGMENTS, render
 from readinglist.render.escape import clean, md_text
-
-FRAGMENTS = [
-    "<script>alert(1)</script>", "[x](javascript:alert(1))", "{raw}`<b>x</b>`", "{download}`x.txt`",
-    "{ref}`a <b>`", "$x$", "$$", "$$\nx\n$$", "`", "``", "```", "~~~", "\n#", "\n# ", "#", "\n>", "> ",
-    "\n-", "- ", "\n1.", "1. ", "\n|", "|a|b|\n|-|-|", "(label)=", "\n---", "---", "{{ sub }}", "\\", "\\\\",
-    ":::", ":::{note}\nx\n:::", "*", "**", "_", "&amp;", "&#60;", "<", ">", "<https://x.org>", "http://x.org",
-    "[^1]", "[x]: http://y", "![i](x.png)", "\t", "    ", "\r\n", "\n\n", "\x00", "\x1b[31m", "\u202e",
-    "\u00a0", "\u2028", "%", "+", "=", "!", "```{eval-rst}\n.. raw:: html\n\n   <b>\n```", "<!-- c -->",
-    ".. raw:: html", "{#id}", "++", "+++", "\\n",
-]  # fmt: skip
 
 texts = st.lists(st.one_of(st.text(max_size=16), st.sampled_from(FRAGMENTS)), max_size=10).map("".join)
 CONFIG = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def render(markdown: str) -> tuple[nodes.document, str]:
-    warnings = io.StringIO()
-    doc = publish_doctree(
-        markdown,
-        parser=Parser(),
-        settings_overrides={"myst_enable_extensions": ["colon_fence", "dollarmath"], "warning_stream": warnings},
-    )
-    return doc, warnings.getvalue()
 
 
 def only_text_below(node: nodes.Element) -> bool:

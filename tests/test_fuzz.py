@@ -1,18 +1,26 @@
-"""Bad input gets the tool's own error and loses nothing: mutated seed dumps and BibTeX."""
+"""Bad input gets the tool's own error and loses nothing: mutated seed dumps and BibTeX.
+
+When mutated input is accepted, what was accepted must round-trip: a store that loads writes
+back to the same works, every record an import read is in the store, and importing the same
+files again changes nothing.
+"""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from pybtex.database.input.bibtex import Parser
 
 from conftest import SEEDS, SOURCES_DIR
 from readinglist.errors import ReadingListError
+from readinglist.model import Work
 from readinglist.render.frontmatter import check
 from readinglist.render.notes import read_note
-from readinglist.sources import read_dump
+from readinglist.sources import read_dump, read_source
 from readinglist.store import bibfile, importer
 
 DUMPS = sorted(SOURCES_DIR.glob("*.txt"))
@@ -39,6 +47,35 @@ def mutated(draw: st.DrawFn, source: bytes) -> bytes:
     return bytes(data)
 
 
+def _refs(work: Work) -> list[tuple[str, int, str]]:
+    """A work's sources as (file, line, owner): owners compared too, whatever SourceRef.__eq__ does."""
+    return sorted((s.file, s.line, s.owner) for s in work.sources)
+
+
+def _written_and_read_back(works: list[Work]) -> list[Work]:
+    text = "\n".join(bibfile.format_entry(w.key, bibfile.work_to_entry(w)) for w in works)
+    return [bibfile.entry_to_work(key, entry) for key, entry in Parser().parse_string(text).entries.items()]
+
+
+def _assert_round_trip(works: list[Work]) -> None:
+    """Works written in the store's house style and read back are the same works, field for field."""
+    assume(not any("%" in name for w in works for name in w.authors))  # a known bug: see the xfail below
+    again = _written_and_read_back(works)
+    assert again == works
+    assert [_refs(w) for w in again] == [_refs(w) for w in works]
+
+
+@pytest.mark.xfail(strict=True, reason="the store writes a name's % unescaped: BibTeX reads the rest as a comment")
+def test_a_percent_sign_in_a_name_survives_the_store(tmp_path: Path) -> None:
+    """Found by the round trip below: ``\\%`` in an author's name is read as ``%`` and written back
+    bare, so the next read loses the rest of the name. When this passes, drop the ``assume``."""
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@misc{doe2020x,\n  title = {A title},\n  author = {Doe, Jane and Ten 5\\% Club},\n}\n", "utf-8")
+    works = bibfile.load(bib).works()
+    assert works[0].authors == ("Jane Doe", "Ten 5% Club")
+    assert [w.authors for w in _written_and_read_back(works)] == [("Jane Doe", "Ten 5% Club")]
+
+
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
@@ -61,9 +98,11 @@ def test_mutated_bibtex_loads_or_fails_cleanly(tmp_path: Path, data: st.DataObje
     path = tmp_path / "refs.bib"
     path.write_bytes(data.draw(mutated(BIB.read_bytes())))
     try:
-        bibfile.load(path).works()
+        works = bibfile.load(path).works()
     except ReadingListError as error:
         assert error.file == str(path) and error.message
+    else:
+        _assert_round_trip(works)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -82,7 +121,40 @@ def test_failed_import_leaves_refs_bib_untouched(tmp_path: Path, data: st.DataOb
     except ReadingListError:
         assert bib.read_bytes() == before
     else:
-        bibfile.load(bib).works()  # whatever was written reads back
+        _assert_accepted(bib, dumps, tmp_path)
+
+
+def _assert_accepted(bib: Path, dumps: list[Path], root: Path) -> None:
+    """What an import accepted round-trips: the store reads back and writes back to the same works,
+    each record the readers gave is the source of exactly one stored work, and a second import of
+    the same files changes nothing."""
+    works = bibfile.load(bib).works()
+    stored = [(s.file, s.line) for w in works for s in w.sources]
+    read = [(r.source.file, r.source.line) for d in dumps for r in read_source(d, d.name).records]
+    assert [ref for ref in read if stored.count(ref) != 1] == []
+    written = bib.read_bytes()
+    again = importer.run(dumps, bib, root)
+    assert (again.added, again.merged, again.written) == (0, 0, False)
+    assert bib.read_bytes() == written
+    _assert_round_trip(works)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_a_mutated_dump_that_reads_imports_and_round_trips(tmp_path: Path, data: st.DataObject) -> None:
+    """Only the mutations a reader accepts (about a third): each one imported into the seed store."""
+    bib = tmp_path / "refs.bib"
+    shutil.copy(BIB, bib)
+    source = data.draw(st.sampled_from(DUMPS))
+    dump = tmp_path / source.name
+    dump.write_bytes(data.draw(mutated(source.read_bytes())))
+    try:
+        records = len(read_source(dump, dump.name).records)
+    except ReadingListError:
+        records = 0
+    assume(records > 0)
+    importer.run([dump], bib, tmp_path)
+    _assert_accepted(bib, [dump], tmp_path)
 
 
 YAML_TOKENS = ["status: ", "tags: ", "title: ", "rating: ", "added: ", "1: ", "null: ", "true: ", "~: ", "<<: ", "? ",

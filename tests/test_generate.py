@@ -65,6 +65,7 @@ def test_generate_writes_one_page_per_paper_and_lists_them(site: Config) -> None
     papers = {p.stem for p in (docs / "papers").glob("*.md")}
     assert len(papers) == 28
     assert papers == keys
+    assert report.library is not None  # a first run generates
     assert len(report.library.papers) == 28
     for name in ("index.md", "years.md", "bibliography.md", "topics/index.md", "authors/index.md"):
         assert (docs / name).is_file(), name
@@ -192,6 +193,7 @@ def test_manifest_cannot_hand_notes_or_outside_files_to_the_generator(site: Conf
 
 def test_records_describe_every_paper(site: Config) -> None:
     report = generate.run(site)
+    assert report.library is not None
     items = records(report.library)
     fields = {
         "key", "title", "title_inferred", "authors", "et_al", "year", "categories", "categories_inferred",

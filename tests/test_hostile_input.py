@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from pybtex.database.input.bibtex import Parser as BibParser
 
+from hostile_kit import dump_record, records_project, render, sphinx_build
 from readinglist.chars import strip_unsafe
 from readinglist.config import Config, load_config
 from readinglist.enrich.taxonomy import load_taxonomy
@@ -35,8 +36,6 @@ from readinglist.render.notes import read_note
 from readinglist.site import generate
 from readinglist.sources import read_dump
 from readinglist.store.identity import load_rules
-from test_escape import render
-from test_hostile_site import _build, _project, _record
 
 # Every code point, surrogates (Cs), private use (Co) and unassigned (Cn) included.
 ANY_CHAR = st.characters(codec=None, categories=None, exclude_categories=())
@@ -124,7 +123,7 @@ def _hand_typed_bib(fields: list[tuple[str, str, str]]) -> str:
 def test_generated_pages_from_a_hand_typed_bib_hold_no_unsafe_character(
     tmp_path_factory: pytest.TempPathFactory, fields: list[tuple[str, str, str]]
 ) -> None:
-    root = _project(tmp_path_factory.mktemp("bib"), [])
+    root = records_project(tmp_path_factory.mktemp("bib"), [])
     (root / "refs.bib").write_text(_hand_typed_bib(fields), encoding="utf-8")
     generate.run(load_config(root))
     for page in (root / "docs").rglob("*"):
@@ -139,11 +138,11 @@ def test_generated_pages_from_a_hand_typed_bib_hold_no_unsafe_character(
 
 def test_sphinx_builds_records_with_noncharacters_from_dumps_and_bibtex(tmp_path: Path) -> None:
     """The repro: U+FFFE or U+FFFF in any record text failed every build with ``Malformed YAML``."""
-    records = [_record(0, f"Dump {NASTY} title", f"Abstract {NASTY} text.", "Ann Lee")]
-    root = _project(tmp_path, records)
+    records = [dump_record(0, f"Dump {NASTY} title", f"Abstract {NASTY} text.", "Ann Lee")]
+    root = records_project(tmp_path, records)
     with (root / "refs.bib").open("a", encoding="utf-8") as bib:
         bib.write(_hand_typed_bib([(NASTY, NASTY, NASTY)]))
-    status, warnings, html = _build(root)
+    status, warnings, html = sphinx_build(root)
     assert (status, warnings) == (0, "")
     assert "Dump" in (html / "papers" / "hostile0.html").read_text(encoding="utf-8")
     assert (html / "papers" / "hand0.html").is_file()
@@ -159,9 +158,11 @@ SPHINX_FEW = settings(
 
 @SPHINX_FEW
 @given(st.lists(st.tuples(STRANGE, STRANGE), min_size=1, max_size=3))
-def test_sphinx_builds_any_unicode_dump_text(tmp_path_factory: pytest.TempPathFactory, batch) -> None:
-    records = [_record(n, f"T{n} {title}", abstract, "Ann Lee") for n, (title, abstract) in enumerate(batch)]
-    status, warnings, _ = _build(_project(tmp_path_factory.mktemp("prop"), records))
+def test_sphinx_builds_any_unicode_dump_text(
+    tmp_path_factory: pytest.TempPathFactory, batch: list[tuple[str, str]]
+) -> None:
+    records = [dump_record(n, f"T{n} {title}", abstract, "Ann Lee") for n, (title, abstract) in enumerate(batch)]
+    status, warnings, _ = sphinx_build(records_project(tmp_path_factory.mktemp("prop"), records))
     assert (status, warnings) == (0, "")
 
 
@@ -209,7 +210,7 @@ def test_bad_front_matter_is_one_line_naming_the_note_and_line(
 @pytest.fixture
 def noted(tmp_path: Path) -> Config:
     """A one-paper project with a notes folder."""
-    root = _project(tmp_path, [_record(0, "Title", "Abstract.", "Ann Lee")])
+    root = records_project(tmp_path, [dump_record(0, "Title", "Abstract.", "Ann Lee")])
     (root / "docs" / "notes").mkdir()
     return load_config(root)
 

@@ -9,29 +9,25 @@ and hold no element or attribute beyond the allow-list of what that conversion m
 from __future__ import annotations
 
 import re
-import shutil
 import unicodedata
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup, Tag
-from hypothesis import HealthCheck, Phase, assume, given, settings
+from bs4 import Tag
+from hypothesis import HealthCheck, Phase, assume, example, given, settings
 from hypothesis import strategies as st
-from sphinx.cmd.build import build_main
 
-from conftest import SEEDS
+from conftest import find, soup
+from hostile_kit import FRAGMENTS, dump_record, records_project, sphinx_build
 from readinglist.chars import strip_unsafe
 from readinglist.latex import dump_to_latex, protect_title, to_text
-from readinglist.model import RawRecord, SourceRef
+from readinglist.model import RawRecord
 from readinglist.render.cite import FORMATS
 from readinglist.render.escape import clean
 from readinglist.render.latexmd import latex_to_md
 from readinglist.render.mathml import ELEMENTS as MATHML
-from readinglist.store import bibfile
-from readinglist.store.bibfile import BibFile
 from readinglist.store.identity import identity_keys
 from readinglist.store.records import bib_name, to_work
-from test_escape import FRAGMENTS
 
 GENERATED_DOWNLOAD = re.compile(r"(reading-list|(topic|tag)-[a-z0-9-]+)\.(bib|json)")  # render/downloads.py
 
@@ -58,48 +54,18 @@ LINK_ATTRS = {"class", "href", "id", "role"}
 URL_ATTRS = {"href", "src", "action", "formaction", "xlink:href", "srcset", "data", "poster"}
 
 
-def _project(tmp: Path, records: list[RawRecord]) -> Path:
-    """A reading-list project whose refs.bib holds ``records`` as `readinglist import` stores them."""
-    (tmp / "conf").mkdir(parents=True)
-    shutil.copy(SEEDS / "conf" / "topics.toml", tmp / "conf" / "topics.toml")
-    (tmp / "conf" / "readinglist.toml").write_text('[site]\ntitle = "Hostile"\n', encoding="utf-8")
-    (tmp / "docs").mkdir()
-    shutil.copy(SEEDS / "docs" / "conf.py", tmp / "docs" / "conf.py")
-    for page in ("guide.md",):
-        shutil.copy(SEEDS / "docs" / page, tmp / "docs" / page)
-    shutil.copytree(SEEDS / "docs" / "develop", tmp / "docs" / "develop")
-    entries = []
-    for n, record in enumerate(records):
-        work = to_work(record)
-        entries.append((f"hostile{n}", bibfile.work_to_entry(work)))
-    (tmp / "refs.bib").write_text(BibFile(tmp / "refs.bib").to_bibtex({}, entries), encoding="utf-8")
-    return tmp
-
-
-def _build(root: Path) -> tuple[int, str, Path]:
-    out = root / "html"
-    warnings = root / "warnings.txt"
-    status = build_main(
-        ["-b", "html", "-n", "-W", "--keep-going", "-q", "-w", str(warnings), str(root / "docs"), str(out)]
-    )
-    return status, warnings.read_text(encoding="utf-8"), out
-
-
-def _record(n: int, title: str, abstract: str, author: str) -> RawRecord:
-    # A year of its own: entries with one title and year are one work, shown on one page (site/pasted.py).
-    source = SourceRef("conf/sources/hostile.txt", n + 1, "Owner")
-    return RawRecord(source, title, (author,), True, 2000 + n, abstract, ())
-
-
 def _check_fragment(node: Tag) -> None:
     """Every element inside ``node`` is one the deliberate conversion makes, with safe attributes."""
     for element in node.find_all(True):
         if element.name == "a" and element.get("class") == ["headerlink"]:
             continue  # Sphinx's own pilcrow link
+        if element.name == "code" and element.get("class") == ["math-source"]:
+            assert element.find(True) is None, element  # math latex2mathml cannot read, as its source
+            continue  # (render/mathml.fallback: "$10_$" once failed here, found by the property below)
         if element.name == "a":
             assert set(element.attrs) <= LINK_ATTRS, element
             href = element.get("href", "")
-            assert href.startswith(("http://", "https://", "#", "../")), element
+            assert isinstance(href, str) and href.startswith(("http://", "https://", "#", "../")), element
         else:
             assert element.name in ALLOWED, element
             assert set(element.attrs) <= ALLOWED[element.name], element
@@ -111,7 +77,7 @@ def _check_fragment(node: Tag) -> None:
 def _visible(node: Tag) -> str:
     """Text as a reader sees it, with a formula standing for its LaTeX source."""
     for math in node.find_all("math"):
-        math.replace_with(math.get("alttext", ""))
+        math.replace_with(str(math.get("alttext", "")))
     for ref in node.find_all("a", class_="footnote-reference"):
         ref.decompose()
     for anchor in node.find_all("a", class_="headerlink"):
@@ -119,40 +85,39 @@ def _visible(node: Tag) -> str:
     return clean(node.get_text())
 
 
-def _section(soup: BeautifulSoup, heading: str) -> Tag:
-    h2 = next(h for h in soup.find_all("h2") if h.get_text().startswith(heading))
+def _section(page: Tag, heading: str) -> Tag:
+    h2 = next(h for h in page.find_all("h2") if h.get_text().startswith(heading))
     section = h2.find_parent("section")
     assert section is not None
     return section
 
 
 def _assert_page_shows(html_dir: Path, key: str, record: RawRecord) -> None:
-    soup = BeautifulSoup((html_dir / "papers" / f"{key}.html").read_text(encoding="utf-8"), "html.parser")
-    title = soup.find("h1")
-    assert title is not None
+    page = soup(html_dir / "papers" / f"{key}.html")
+    title = find(page, "h1")
     expected_title = latex_to_md(protect_title(dump_to_latex(record.title))).plain or "Untitled record"
     _check_fragment(title)
     assert _visible(title) == expected_title
-    abstract = _section(soup, "Abstract").find("p")
+    abstract = _section(page, "Abstract").find("p")
     assert abstract is not None
     expected = latex_to_md(dump_to_latex(record.abstract)).plain or "The source gives no abstract."
     _check_fragment(abstract)
     assert _visible(abstract) == expected
-    _assert_cite_menu(soup)
-    authors = next(p for p in soup.find_all("p") if p.get_text().startswith("Authors:"))
+    _assert_cite_menu(page)
+    authors = next(p for p in page.find_all("p") if p.get_text().startswith("Authors:"))
     names = [a.get_text() for a in authors.find_all("a")]
     assert names[0] == (clean(to_text(bib_name(record.authors[0]))) or record.source.owner)
 
 
 def _assert_no_injection(html_dir: Path) -> None:
     for page in html_dir.rglob("*.html"):
-        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
-        article = soup.find("article") or soup
+        parsed = soup(page)
+        article = parsed.find("article") or parsed
         assert not article.find_all(["script", "style", "form", "textarea"]), page
         assert all(_is_tab_input(i) for i in article.find_all("input")), page  # the Cite menu's tabs only
         # The "About this record" marker and the generator's related-work graph only.
         assert all(_is_chevron(svg) or _is_graph(svg) for svg in article.find_all("svg")), page
-        for element in soup.find_all(True):
+        for element in parsed.find_all(True):
             for attr, value in element.attrs.items():
                 text = " ".join(value) if isinstance(value, list) else str(value)
                 if attr in URL_ATTRS:
@@ -210,24 +175,23 @@ def _is_chevron(element: Tag) -> bool:
     return element.find_parent("span", class_="sd-summary-state-marker") is not None
 
 
-def _assert_cite_menu(soup: BeautifulSoup) -> None:
+def _assert_cite_menu(page: Tag) -> None:
     """A tab per format, each one code block of text and highlighting: no record text became markup."""
-    menu = soup.find("div", class_="readinglist-cite")
-    assert menu is not None
+    menu = find(page, "div", class_="readinglist-cite")
     assert [label.get_text(strip=True) for label in menu.find_all("label")] == [f.label for f in FORMATS]
     for content in menu.find_all("div", class_="sd-tab-content", recursive=False):
         assert len(content.find_all("pre")) == 1
         assert {e.name for e in content.find_all(True)} <= {"div", "pre", "span"}, content
-    about = soup.find("details", class_="readinglist-about")
-    assert about is not None and about.find("summary").get_text(strip=True) == "About this record"
+    about = find(page, "details", class_="readinglist-about")
+    assert find(about, "summary").get_text(strip=True) == "About this record"
 
 
 def test_every_hazard_renders_as_literal_text(tmp_path: Path) -> None:
     records = [
-        _record(n, f"Title {hazard}", f"Abstract {hazard} end.", f"Ann {hazard.splitlines()[0][:40]}")
+        dump_record(n, f"Title {hazard}", f"Abstract {hazard} end.", f"Ann {hazard.splitlines()[0][:40]}")
         for n, hazard in enumerate(HAZARDS)
     ]
-    status, warnings, html_dir = _build(_project(tmp_path, records))
+    status, warnings, html_dir = sphinx_build(records_project(tmp_path, records))
     assert status == 0, warnings
     assert warnings == ""
     _assert_no_injection(html_dir)
@@ -250,13 +214,16 @@ names = st.lists(st.one_of(st.text(max_size=8), st.sampled_from(FRAGMENTS)), min
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(batch=st.lists(st.tuples(texts, texts, names), min_size=3, max_size=5))
-def test_arbitrary_records_render_exactly_and_inject_nothing(tmp_path_factory: pytest.TempPathFactory, batch) -> None:
-    records = [_record(n, title, abstract, author) for n, (title, abstract, author) in enumerate(batch)]
+@example(batch=[("Costs", "It costs $5 or $10_$x$ and more.", "Ann Lee")])  # math shown as its LaTeX source
+def test_arbitrary_records_render_exactly_and_inject_nothing(
+    tmp_path_factory: pytest.TempPathFactory, batch: list[tuple[str, str, str]]
+) -> None:
+    records = [dump_record(n, title, abstract, author) for n, (title, abstract, author) in enumerate(batch)]
     records = [r for r in records if clean(r.title) and clean(r.authors[0]) and ", " not in r.authors[0]]
     records = _one_per_abstract(records)
     if not records:
         return
-    status, warnings, html_dir = _build(_project(tmp_path_factory.mktemp("prop"), records))
+    status, warnings, html_dir = sphinx_build(records_project(tmp_path_factory.mktemp("prop"), records))
     assert status == 0, warnings
     assert warnings == "", warnings
     _assert_no_injection(html_dir)
@@ -280,7 +247,7 @@ LATEX_ACTIVE = "\\{}$~^"
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.characters(blacklist_characters=LATEX_ACTIVE, blacklist_categories=("Cs",))))
+@given(st.text(alphabet=st.characters(blacklist_characters=LATEX_ACTIVE, blacklist_categories=["Cs"])))
 def test_text_without_latex_is_shown_exactly(text: str) -> None:
     """With no LaTeX-active character, the projection the pages are checked against is the text itself."""
     shown = strip_unsafe(text)  # a dropped character may join two backticks into a quote ligature

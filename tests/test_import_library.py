@@ -367,7 +367,12 @@ def test_reading_a_big_source_says_so_on_a_terminal(tmp_path: Path, monkeypatch:
 
     shown: list[str] = []
     original = Console.status
-    monkeypatch.setattr(Console, "status", lambda self, text, **kw: shown.append(text) or original(self, text))
+
+    def status(self: Console, text: str, **kw: object) -> object:
+        shown.append(text)
+        return original(self, text)
+
+    monkeypatch.setattr(Console, "status", status)
     monkeypatch.setattr("sys.stderr.isatty", lambda: True)
     root = _project(tmp_path)
     size = (root / "mine.bib").stat().st_size

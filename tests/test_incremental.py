@@ -16,7 +16,7 @@ import pytest
 
 from conftest import copy_seeds
 from readinglist.config import load_config
-from readinglist.site import assemble, generate, libcache, manifest, pagestate
+from readinglist.site import assemble, fingerprint, generate, libcache, manifest, pagestate
 
 LOCK = ".readinglist-build.lock"
 DAPPLE = "lin2020dapple"  # a seed paper with a note (status: read, two tags)
@@ -140,7 +140,7 @@ def test_a_status_change_rewrites_the_listings_that_show_the_paper_and_no_other_
     report = generate.run(load_config(root))
     after = {rel: (root / "docs" / rel).stat().st_mtime_ns for rel in _docs(root)}
     rewritten = {rel for rel in after if before.get(rel) != after[rel] and not rel.startswith("notes/")}
-    state = {generate.STAMP, pagestate.FILE}
+    state = {fingerprint.STAMP, pagestate.FILE}
     assert report.written == len(rewritten - state)  # write-if-changed: the report counts what moved
     assert f"papers/{DAPPLE}.md" in rewritten and "queue.md" not in rewritten  # read -> reading: not queued
     assert {"index.md", "topics/index.md", "tags/pipeline-parallelism.md"} <= rewritten

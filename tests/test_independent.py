@@ -8,6 +8,7 @@ this module checks the same statically, and that the frozen copy is a whole proj
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -40,6 +41,19 @@ def test_conftest_names_the_repository_root_only_to_guard_it() -> None:
         "_REPO = Path(__file__).resolve().parent.parent",
         'LIVE_LIST = tuple(str(_REPO / name) for name in ("refs.bib", ".refs.bib.lock", "conf", "docs"))',
     ]
+
+
+def test_no_test_module_imports_another() -> None:
+    """Shared code lives in conftest.py or a helper module (hostile_kit.py), never in a test module: a test
+    module imported by another runs its module-level code twice and couples their fixtures."""
+    tests = {path.stem for path in TESTS.glob("test_*.py")}
+    found = []
+    for path in sorted(TESTS.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+                found += [f"{path.name}:{node.lineno}: {name}" for name in names if name.split(".")[0] in tests]
+    assert len(tests) > 40 and found == []
 
 
 def test_the_seed_copy_is_a_whole_project(tmp_path: Path) -> None:

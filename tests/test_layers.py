@@ -16,7 +16,7 @@ ORDER = ("sources", "store", "enrich", "render", "site")
 def _stages_imported(path: Path) -> set[str]:
     """The stages a module imports, read from its relative imports (lazy ones inside functions too)."""
     depth = len(path.relative_to(PACKAGE).parts) - 1
-    found = set()
+    found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.level:
             parts = (node.module or "").split(".")
@@ -43,7 +43,7 @@ FRAMEWORKS = ("sphinx", "docutils")
 
 def _frameworks_imported(path: Path) -> set[str]:
     """The top-level packages of Sphinx and docutils a module imports (lazy imports too)."""
-    found = set()
+    found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
         if isinstance(node, ast.ImportFrom) and not node.level and node.module:

@@ -20,6 +20,7 @@ from myst_parser.parsers.mdit import create_md_parser
 from pybtex.database.input.bibtex import Parser
 
 from conftest import copy_seeds
+from hostile_kit import FRAGMENTS
 from readinglist.chars import strip_unsafe
 from readinglist.config import load_config
 from readinglist.model import Brief, Library, Work
@@ -35,7 +36,6 @@ from readinglist.render.paper import paper_page
 from readinglist.site import generate
 from readinglist.site.assemble import build_library
 from readinglist.site.manifest import MANIFEST
-from test_escape import FRAGMENTS
 
 ABOUT = "{dropdown} About this record"
 

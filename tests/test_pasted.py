@@ -11,12 +11,11 @@ import json
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sphinx.cmd.build import build_main
 
-from conftest import FIXTURES, SEEDS, copy_seeds
+from conftest import FIXTURES, SEEDS, copy_seeds, soup, words
 from readinglist.config import load_config
 from readinglist.enrich.pipeline import enrich
 from readinglist.enrich.related import VERSION_WINDOW
@@ -58,8 +57,7 @@ def test_a_pasted_dblp_entry_for_a_seed_paper_is_one_page_reported_once(
     dapple = [item for item in listed if "DAPPLE" in item["title"]]
     assert [item["key"] for item in dapple] == ["lin2020dapple"]
     assert [p.name for p in (out / "papers").glob("*.html") if "2007-01045" in p.name] == []
-    page = BeautifulSoup((out / "papers" / "lin2020dapple.html").read_text(encoding="utf-8"), "html.parser")
-    text = " ".join(page.get_text().split())
+    text = words(soup(out / "papers" / "lin2020dapple.html"))
     # The seed's fields stay; what it lacked (the author list, the venue, the arXiv id) comes from DBLP.
     assert "Year: 2020" in text and "Venue: CoRR" in text and "Shiqing Fan" in text and "arXiv:2007.01045" in text
 

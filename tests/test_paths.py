@@ -33,6 +33,7 @@ def test_generator_writes_only_inside_docs_and_the_site_builds(tmp_path: Path) -
     report = generate.run(load_config(root))
     after = {p for p in tmp_path.rglob("*") if not p.is_relative_to(root / "docs")}
     assert after == before
+    assert report.library is not None
     papers = sorted(p.name for p in (root / "docs" / "papers").iterdir())
     assert len(papers) == len(HOSTILE_KEYS) == len(report.library.papers)
     assert len({name.lower() for name in papers}) == len(papers)

@@ -295,9 +295,14 @@ def test_unclosed_entries_cost_linear_scanning(monkeypatch: pytest.MonkeyPatch) 
 
     good = "@article{k%d,\n  title = {Good %d},\n  year = {2020}\n}\n\n"
     bad = "@article{b%d,\n  title = {Unclosed {x %d,\n  year = {2020}\n}\n\n"
-    scanned = []
+    scanned: list[int] = []
     original = Scanner.skip_to
-    monkeypatch.setattr(Scanner, "skip_to", lambda self, patterns: scanned.append(1) or original(self, patterns))
+
+    def skip_to(self: Scanner, patterns: object) -> object:
+        scanned.append(1)
+        return original(self, patterns)
+
+    monkeypatch.setattr(Scanner, "skip_to", skip_to)
     for n in (200, 800):
         scanned.clear()
         result = read_string("".join((bad if i % 10 == 0 else good) % (i, i) for i in range(n)), "x.bib")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from sphinx.cmd.build import build_main
 
-from test_hostile_site import _project, _record
+from hostile_kit import dump_record, indexed_titles, records_project, retitle
 
 
 def _run(root: Path, capsys: pytest.CaptureFixture[str]) -> str:
@@ -22,9 +22,9 @@ def test_second_build_finds_nothing_outdated_and_a_note_edit_rereads_one_page(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     records = [
-        _record(n, f"Paper {n} on pipelines", f"We propose system {n} for pipelines.", "Ann Lee") for n in range(3)
+        dump_record(n, f"Paper {n} on pipelines", f"We propose system {n} for pipelines.", "Ann Lee") for n in range(3)
     ]
-    root = _project(tmp_path, records)
+    root = records_project(tmp_path, records)
     first = _run(root, capsys)
     assert "0 files written" not in first
     second = _run(root, capsys)
@@ -42,8 +42,10 @@ def test_second_build_finds_nothing_outdated_and_a_note_edit_rereads_one_page(
 
 
 def test_pagefind_reindexes_only_when_a_page_was_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    records = [_record(n, f"Paper {n} on graphs", f"We propose system {n} for graphs.", "Ann Lee") for n in range(2)]
-    root = _project(tmp_path, records)
+    records = [
+        dump_record(n, f"Paper {n} on graphs", f"We propose system {n} for graphs.", "Ann Lee") for n in range(2)
+    ]
+    root = records_project(tmp_path, records)
     entry = root / "html" / "pagefind" / "pagefind-entry.json"
     _run(root, capsys)
     first = entry.stat().st_mtime_ns
@@ -59,7 +61,7 @@ def test_readinglist_build_indexes_after_sphinx_exits(tmp_path: Path) -> None:
     from readinglist.cli import main
     from readinglist.site.search import STALE
 
-    root = _project(tmp_path, [_record(1, "Paper on graphs", "We propose a system for graphs.", "Ann Lee")])
+    root = records_project(tmp_path, [dump_record(1, "Paper on graphs", "We propose a system for graphs.", "Ann Lee")])
     out = tmp_path / "site"
     assert main(["--root", str(root), "build", "--out", str(out)]) == 0
     assert (out / "pagefind" / "pagefind-entry.json").is_file() and not (out / STALE).exists()
@@ -70,16 +72,17 @@ def test_readinglist_build_indexes_after_sphinx_exits(tmp_path: Path) -> None:
 def test_a_build_without_search_leaves_the_index_to_the_next_build(tmp_path: Path) -> None:
     from readinglist.cli import main
     from readinglist.site.search import STALE
-    from test_build_safety import _indexed_titles, _retitle
 
-    root = _project(tmp_path, [_record(1, "Paper 1 on graphs", "We propose a system for graphs.", "Ann Lee")])
+    root = records_project(
+        tmp_path, [dump_record(1, "Paper 1 on graphs", "We propose a system for graphs.", "Ann Lee")]
+    )
     out = tmp_path / "site"
     assert main(["--root", str(root), "build", "--out", str(out)]) == 0
-    _retitle(root, 1, "Lattice sieving at scale")
+    retitle(root, 1, "Lattice sieving at scale")
     assert main(["--root", str(root), "build", "--no-search", "--out", str(out)]) == 0
     assert (out / STALE).is_file()  # the pages are newer than the index
     assert main(["--root", str(root), "build", "--out", str(out)]) == 0
-    assert "Lattice sieving at scale" in _indexed_titles(out) and not (out / STALE).exists()
+    assert "Lattice sieving at scale" in indexed_titles(out) and not (out / STALE).exists()
 
 
 def test_a_build_that_failed_on_a_warning_fails_again_until_it_is_fixed(tmp_path: Path) -> None:
@@ -87,7 +90,7 @@ def test_a_build_that_failed_on_a_warning_fails_again_until_it_is_fixed(tmp_path
     must read that page again, not pass with the fault still in the note."""
     from readinglist.cli import main
 
-    root = _project(tmp_path, [_record(1, "Paper on graphs", "We propose a system for graphs.", "Ann Lee")])
+    root = records_project(tmp_path, [dump_record(1, "Paper on graphs", "We propose a system for graphs.", "Ann Lee")])
     out = tmp_path / "site"
     assert main(["--root", str(root), "build", "--no-search", "--out", str(out)]) == 0
     page = next((root / "docs" / "papers").glob("*.md"))
@@ -103,8 +106,10 @@ def test_a_build_that_failed_on_a_warning_fails_again_until_it_is_fixed(tmp_path
 def test_a_status_change_rereads_its_paper_page_and_the_listings_that_changed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    records = [_record(n, f"Paper {n} on caches", f"We propose system {n} for caches.", "Ann Lee") for n in range(3)]
-    root = _project(tmp_path, records)
+    records = [
+        dump_record(n, f"Paper {n} on caches", f"We propose system {n} for caches.", "Ann Lee") for n in range(3)
+    ]
+    root = records_project(tmp_path, records)
     docs = root / "docs"
     note = docs / "notes" / "hostile1.md"
     note.parent.mkdir(exist_ok=True)

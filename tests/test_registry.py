@@ -49,7 +49,7 @@ def test_every_generated_file_of_the_seeds_has_its_kind(tmp_path: Path) -> None:
     files = site_files(config, library, notes, bibtex, [])
     assert files, "the seeds generate files"
     assert [rel for rel in files if not may_write(rel)] == []
-    kinds = {kind_of(rel.rsplit(".", 1)[0]).name for rel in files if kind_of(rel.rsplit(".", 1)[0])}
+    kinds = {kind.name for rel in files if (kind := kind_of(rel.rsplit(".", 1)[0])) is not None}
     assert {"paper", "topic", "author", "year list", "bibliography", "landing page"} <= kinds
     toctree = re.search(r"```\{toctree\}\n:hidden:\n:caption: Browse\n\n(.*?)```", files["index.md"], re.S)
     assert toctree and toctree.group(1).split() == registry.menu()

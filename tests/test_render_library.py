@@ -13,12 +13,13 @@ from pathlib import Path
 import pybtex.errors
 import pybtex.plugin
 import pytest
-from bs4 import BeautifulSoup
+from bs4 import Tag
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pybtex.database.input.bibtex import Parser
 from sphinx.cmd.build import build_main
 
+from conftest import find, soup
 from readinglist.config import load_config
 from readinglist.enrich.pipeline import enrich
 from readinglist.enrich.taxonomy import load_taxonomy
@@ -141,7 +142,9 @@ values = st.one_of(
     year=st.one_of(st.none(), st.integers(1, 2100)),
     eprint=st.sampled_from(["", "2101.00001v2", "bad id"]),
 )
-def test_no_derived_entry_makes_the_plain_style_warn(entry_type, fields, authors, et_al, title, year, eprint) -> None:
+def test_no_derived_entry_makes_the_plain_style_warn(
+    entry_type: str, fields: dict[str, str], authors: list[str], et_al: bool, title: str, year: int | None, eprint: str
+) -> None:
     """Any type, any present or absent fields: pybtex in strict mode formats the copy without an error."""
     parent = Work("parent", "Parent", entry_type="proceedings", extra=(("publisher", "P"), ("editor", "Ed, A")))
     work = Work(
@@ -256,7 +259,7 @@ def _project(tmp: Path) -> Path:
     return tmp
 
 
-def _words(node) -> str:
+def _words(node: Tag) -> str:
     for math in node.find_all("math"):
         math.replace_with(math.get_text())  # what a reader (and Pagefind) reads: λ, not \lambda
     return " ".join(node.get_text().replace("¶", "").split())
@@ -269,23 +272,21 @@ def test_a_library_of_real_entries_builds_without_warnings_and_titles_agree(tmp_
     status = build_main(["-b", "html", "-n", "-W", "--keep-going", "-q", "-w", str(log), str(root / "docs"), str(out)])
     assert (status, log.read_text(encoding="utf-8")) == (0, "")
     listed = {item["key"]: item for item in json.loads((out / "records.json").read_text(encoding="utf-8"))}
-    bibliography = BeautifulSoup((out / "bibliography.html").read_text(encoding="utf-8"), "html.parser")
+    bibliography = soup(out / "bibliography.html")
     for key, (latex, expected) in TITLES.items():
         assert to_text(latex) == expected
         assert listed[key]["title"] == expected and listed[key]["authors"] == ["Ann Alpha"]
-        page = BeautifulSoup((out / "papers" / f"{key}.html").read_text(encoding="utf-8"), "html.parser")
-        h1 = page.find("h1")
-        assert h1 is not None and _words(h1) == expected
-        entry = bibliography.find(id=f"cite-{key}")
-        assert entry is not None
+        page = soup(out / "papers" / f"{key}.html")
+        assert _words(find(page, "h1")) == expected
+        entry = find(bibliography, id=f"cite-{key}")
         assert f"Ann Alpha and others. {expected}. J. of Tests, May 2019." in _words(entry)  # plain style's "et al."
-        body = _words(page.find(attrs={"data-pagefind-body": True}))
+        body = _words(find(page, attrs={"data-pagefind-body": True}))
         assert "Type: Journal article · Venue: J. of Tests" in body and "Year: 2019" in body
     raw = ("\\lambda", "\\aleph", "\\TeX", "\\LaTeX", "\\mbox", "\\textsc", "\\(", "\\[", "\\emph", "\\url")
     for html in out.rglob("*.html"):  # every page a reader or Pagefind reads: topic cards, lists, search
-        text = _words(BeautifulSoup(html.read_text(encoding="utf-8"), "html.parser"))
+        text = _words(soup(html))
         assert not [r for r in raw if r in text], html
-    hutter = _words(bibliography.find(id="cite-hutter2019automl"))
+    hutter = _words(find(bibliography, id="cite-hutter2019automl"))
     assert "Frank Hutter and Lars Kotthoff, editors" in hutter
 
 

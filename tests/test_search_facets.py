@@ -1,6 +1,6 @@
 """Faceted search in a real browser: filters, sort, result metadata, ranking and shareable URLs.
 
-The seed list is built once and served on loopback (see tests/test_browser.py for the setup).
+The seed list is built once and served on loopback (conftest.py: build_site, serving, chromium).
 """
 
 from __future__ import annotations
@@ -8,15 +8,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-import test_browser
-from conftest import copy_seeds
-from test_browser import CHROMIUM, FLAGS, RESULTS_SHOWN, playwright
-
-site = test_browser.site  # serves this module's ``built`` site
+from conftest import CHROMIUM, RESULTS_SHOWN, build_site, chromium, copy_seeds, serving
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
 TOPIC = "Machine-learning systems and compilers"
@@ -37,14 +34,10 @@ HOSTILE = '<img src=x onerror="window.pwned=1"> & co'
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The seed list, with a note whose status and tags are filters, built in a temporary folder."""
-    from readinglist.cli import main
-
     project = copy_seeds(tmp_path_factory.mktemp("facets") / "seeds")
     note = f"---\nstatus: reading\ntags: [{json.dumps(HOSTILE)}]\n---\nCrowd counting notes.\n"
     (project / "docs" / "notes" / "lin2019c3.md").write_text(note, encoding="utf-8")
-    out = project / "docs" / "_build" / "html"
-    assert main(["--root", str(project), "build", "--out", str(out)]) == 0
-    return out
+    return build_site(project)
 
 
 @pytest.fixture(scope="module")
@@ -54,11 +47,15 @@ def records(built: Path) -> list[dict[str, object]]:
 
 
 @pytest.fixture(scope="module")
+def site(built: Path) -> Iterator[str]:
+    with serving(built) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
 def browser(site: str) -> Iterator[object]:
-    with playwright.sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+    with chromium() as instance:
         yield instance
-        instance.close()
 
 
 @pytest.fixture
@@ -77,14 +74,14 @@ def page(browser: object) -> Iterator[object]:
     page.close()
 
 
-def _shown(page: object) -> list[object]:
+def _shown(page: object) -> list[Any]:
     page.wait_for_function(RESULTS_SHOWN, timeout=15_000)  # type: ignore[attr-defined]
     page.wait_for_load_state("networkidle")  # type: ignore[attr-defined]
     return page.locator(".pagefind-ui__result").all()  # type: ignore[attr-defined, no-any-return]
 
 
 def _hrefs(page: object) -> list[str]:
-    return [r.locator(".pagefind-ui__result-link").first.get_attribute("href") for r in _shown(page)]  # type: ignore[attr-defined]
+    return [r.locator(".pagefind-ui__result-link").first.get_attribute("href") for r in _shown(page)]
 
 
 def _page_errors(page: object) -> list[str]:
@@ -166,7 +163,7 @@ def test_sorting_changes_the_order_and_is_kept_in_the_url(page: object, site: st
 
 
 def _years(page: object) -> list[int]:
-    tags = [r.locator('[data-pagefind-ui-meta="year"]') for r in _shown(page)]  # type: ignore[attr-defined]
+    tags = [r.locator('[data-pagefind-ui-meta="year"]') for r in _shown(page)]
     return [int(t.inner_text().split(": ")[1]) if t.count() else 0 for t in tags]
 
 
@@ -176,7 +173,7 @@ def test_a_result_shows_year_authors_and_topic(page: object, site: str) -> None:
     meta = {
         m.get_attribute("data-pagefind-ui-meta"): m.inner_text()
         for m in first.locator(".pagefind-ui__result-tag").all()
-    }  # type: ignore[attr-defined]
+    }
     assert meta["year"] == "Year: 2020" and meta["authors"].startswith("Authors: ") and "Wei Lin" in meta["authors"]
     assert meta["topic"] == f"Topic: {TOPIC} › Distributed training"  # by its subtopic (conf/topics.toml)
 

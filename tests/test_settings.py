@@ -27,7 +27,7 @@ def configured(make_app: Callable[..., Any], tmp_path: Path) -> Callable[..., Co
         (source / "conf.py").write_text(conf, encoding="utf-8")
         app = make_app("html", srcdir=source, confoverrides={"readinglist_generate": False, **(overrides or {})})
         config: Config = app.config
-        config.loaded_extensions = set(app.extensions)  # type: ignore[attr-defined]  # for the assertions
+        config.loaded_extensions = set(app.extensions)  # for the assertions
         return config
 
     return configure
@@ -39,7 +39,7 @@ BARE = 'extensions = ["readinglist.site.sphinx_ext"]\nreadinglist_root = "."\n'
 def test_a_bare_conf_py_gets_every_setting_the_pages_need(configured: Callable[..., Config]) -> None:
     config = configured(BARE)
     uses = {"myst_parser", "sphinx_design", "sphinx_copybutton", "sphinxcontrib.bibtex"}
-    assert uses <= config.loaded_extensions  # type: ignore[attr-defined]
+    assert uses <= config.loaded_extensions
     assert set(settings.MYST_EXTENSIONS) <= set(config.myst_enable_extensions)
     assert config.bibtex_bibfiles == [settings.BIBLIOGRAPHY]
     assert {name: config[name] for name in settings.REQUIRED} == settings.REQUIRED

@@ -1,104 +1,51 @@
-"""A real Sphinx build of the ``basic`` test root (tests/roots/test-basic) with the project's extensions.
+"""Real Sphinx builds of the test roots (tests/roots/test-<case>/) with the project's extensions.
 
-The test root is the project root and the Sphinx source folder at once (``readinglist_root = "."``,
-``docs = "."``). ``copy_test_root=True`` makes sphinx.testing build a copy in the session's temp
-folder, so the generator never writes into tests/roots.
+One root per case, as sphinxcontrib-bibtex's tests have: ``basic`` is a tiny list of four ordinary
+papers with a note, ``hostile`` puts a record whose text attacks the site beside an ordinary one.
+Each root is the project root and the Sphinx source folder at once (``readinglist_root = "."``,
+``docs = "."``). Every test gets its own app on its own copy of the root (``copy_test_root=True``,
+and conftest's ``sphinx_test_tempdir`` is the test's own ``tmp_path``), so no test sees another's
+build, whatever order they run in; the assertions one build can answer share that build.
 """
 
 from __future__ import annotations
 
 import json
+import pickle
 import re
 import sys
-from html.parser import HTMLParser
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
+from typing import Any
 from urllib.parse import urldefrag
 
 import pytest
+from bs4 import Tag
+from sphinx.testing.util import SphinxTestApp
 
+from conftest import attr, find, main_content, soup, words
 from readinglist.latex import to_text
+from readinglist.model import Work
 from readinglist.store import bibfile
 
 GENERATED_DOWNLOAD = re.compile(r"(reading-list|(topic|tag)-[a-z0-9-]+)\.(bib|json)")  # render/downloads.py
+ROOTS = Path(__file__).parent / "roots"
 
-ROOT = Path(__file__).parent / "roots" / "test-basic"
 pytestmark = [
     pytest.mark.sphinx("html", testroot="basic", copy_test_root=True),
     # myst-parser's own use of deprecated Sphinx APIs: not this project's concern
     pytest.mark.filterwarnings("ignore:.*is deprecated. Check CHANGES for Sphinx API modifications"),
 ]
-
-# --- a small DOM on the standard library's HTML parser -------------------------------------------
-
-VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+HOSTILE = pytest.mark.sphinx("html", testroot="hostile", copy_test_root=True)
 
 
-class Node:
-    def __init__(self, tag: str, attrs: dict[str, str], parent: Node | None = None) -> None:
-        self.tag, self.attrs, self.parent = tag, attrs, parent
-        self.children: list[Node | str] = []
-
-    def iter(self):  # all element descendants, document order
-        for child in self.children:
-            if isinstance(child, Node):
-                yield child
-                yield from child.iter()
-
-    def find_all(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> list[Node]:
-        return [
-            n
-            for n in self.iter()
-            if (tag is None or n.tag == tag)
-            and (cls is None or cls in n.attrs.get("class", "").split())
-            and all(n.attrs.get(k) == v for k, v in attrs.items())
-        ]
-
-    def find(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> Node:
-        found = self.find_all(tag, cls, **attrs)
-        assert found, f"no <{tag} class={cls} {attrs}>"
-        return found[0]
-
-    def text(self) -> str:
-        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
-
-    def words(self) -> str:
-        return " ".join(self.text().split())
+def _works(root: str) -> dict[str, Work]:
+    """A root's records, read from its refs.bib independently of the generator."""
+    return {w.key: w for w in bibfile.load(ROOTS / f"test-{root}" / "refs.bib").works()}
 
 
-class _Builder(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.root = self.current = Node("#document", {})
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        node = Node(tag, {k: v or "" for k, v in attrs}, self.current)
-        self.current.children.append(node)
-        if tag not in VOID:
-            self.current = node
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.current.children.append(Node(tag, {k: v or "" for k, v in attrs}, self.current))
-
-    def handle_endtag(self, tag: str) -> None:
-        node: Node | None = self.current
-        while node is not None and node.tag != tag:
-            node = node.parent
-        if node is not None and node.parent is not None:
-            self.current = node.parent
-
-    def handle_data(self, data: str) -> None:
-        self.current.children.append(data)
-
-
-def parse_html(path: Path) -> Node:
-    builder = _Builder()
-    builder.feed(path.read_text(encoding="utf-8"))
-    builder.close()
-    return builder.root
-
-
-def main_content(path: Path) -> Node:
-    return parse_html(path).find("article", role="main")
+WORKS = _works("basic")
+HOSTILE_TITLE = "<script>alert(1)</script> Hostile Record"
 
 
 def resolve(page: Path, href: str) -> tuple[Path, str]:
@@ -106,117 +53,97 @@ def resolve(page: Path, href: str) -> tuple[Path, str]:
     return (page.parent / target).resolve(), fragment
 
 
-# --- the test root's own data, read independently of the generator ---------------------------------
-
-BIB = bibfile.load(ROOT / "refs.bib")
-WORKS = {w.key: w for w in BIB.works()}
-
-
-def test_root_layout_is_what_the_tests_assume() -> None:
-    assert (ROOT / "conf.py").is_file() and (ROOT / "conf" / "readinglist.toml").is_file()
-    assert sorted(WORKS) == ["doe2020pruning", "mallory2022hostile", "roe2019scene", "smith2021pipelines"]
-    assert not (ROOT / "papers").exists(), "the test root must never be built in place"
-
-
-# --- builds ---------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def built(app):
-    """The app after a build; later tests reuse the previous build's environment (incremental)."""
+def _built(app: SphinxTestApp) -> Path:
+    """Build ``app`` (its first build: a fresh copy of its root) with no warning; its output folder."""
     app.build()
-    return app
-
-
-@pytest.mark.sphinx("html", testroot="basic", copy_test_root=True, freshenv=True)
-def test_full_build_has_no_warnings(app) -> None:
-    app.build(force_all=True)
     assert app.statuscode == 0
     assert app.warning.getvalue() == ""
-    outdir = Path(app.outdir)
+    return Path(app.outdir)
+
+
+def test_roots_are_what_the_tests_assume() -> None:
+    for root in (ROOTS / "test-basic", ROOTS / "test-hostile"):
+        assert (root / "conf.py").is_file() and (root / "conf" / "readinglist.toml").is_file()
+        assert not (root / "papers").exists(), "a test root must never be built in place"
+    assert sorted(WORKS) == ["doe2020pruning", "kim2022curved", "roe2019scene", "smith2021pipelines"]
+    assert sorted(_works("hostile")) == ["mallory2022hostile", "roe2019scene"]
+    assert _works("hostile")["mallory2022hostile"].title == HOSTILE_TITLE
+
+
+def test_each_test_builds_its_own_copy_of_the_root(app: SphinxTestApp, tmp_path: Path) -> None:
+    """The isolation the rest of the module relies on: the app's source folder is this test's own copy."""
+    assert Path(app.srcdir) == tmp_path / "basic" and (tmp_path / "basic" / "conf.py").is_file()
+    assert not list(Path(app.outdir).rglob("*.html"))  # nothing built before this test
+
+
+# --- the pages -------------------------------------------------------------------------------------
+
+
+def test_every_paper_gets_its_page_and_the_listings_link_them(app: SphinxTestApp) -> None:
+    outdir = _built(app)
     assert {p.stem for p in (outdir / "papers").glob("*.html")} == set(WORKS)
-    assert not (ROOT / "papers").exists()  # generated into the copy, not into tests/roots
+    _assert_paper_page(outdir)
+    _assert_topic_cards(outdir)
+    _assert_bibliography(outdir)
+    _assert_records(outdir)
 
 
-def test_paper_page(built) -> None:
-    outdir = Path(built.outdir)
+def _assert_paper_page(outdir: Path) -> None:
     page = outdir / "papers" / "smith2021pipelines.html"
     main = main_content(page)
     work = WORKS["smith2021pipelines"]
-    assert main.find("h1").words().startswith("Fast Pipelines for Training Large Models")
+    assert words(find(main, "h1")).startswith("Fast Pipelines for Training Large Models")
 
-    authors = next(p for p in main.find_all("p") if p.words().startswith("Authors:"))
-    links = {a.words(): resolve(page, a.attrs["href"]) for a in authors.find_all("a")}
+    authors = next(p for p in main.find_all("p") if words(p).startswith("Authors:"))
+    links = {words(a): resolve(page, attr(a, "href")) for a in authors.find_all("a")}
     assert set(links) == {"Jane Smith", "John Doe"} == set(work.authors)
     for name, (target, anchor) in links.items():
         assert target.parent == outdir / "authors" and target.is_file()
-        heading = main_content(target).find(id=anchor).parent  # the author's section on the initial's page
-        assert heading.tag == "h2" and heading.words().startswith(name)
-        assert "Fast Pipelines for Training Large Models" in heading.parent.words()
+        heading = find(main_content(target), id=anchor).parent  # the author's section on the initial's page
+        assert heading is not None and heading.name == "h2" and words(heading).startswith(name)
+        assert heading.parent is not None
+        assert "Fast Pipelines for Training Large Models" in words(heading.parent)
 
-    abstract = main.find("section", id="abstract")
-    assert abstract.find("p").words() == " ".join(to_text(work.abstract).split())
+    abstract = find(main, "section", id="abstract")
+    assert words(find(abstract, "p")) == " ".join(to_text(work.abstract).split())
 
-    assert "My note about Piper: the overlap trick is the whole paper." in main.find("section", id="notes").words()
+    assert "My note about Piper: the overlap trick is the whole paper." in words(find(main, "section", id="notes"))
 
     bibliography = outdir / "bibliography.html"
     citations = {
-        n.attrs["id"]: n.words().casefold() for n in main_content(bibliography).find_all("div", cls="citation")
+        attr(n, "id"): words(n).casefold() for n in main_content(bibliography).find_all("div", class_="citation")
     }
-    cited = [
-        resolve(page, a.attrs["href"]) for a in main.find_all("a") if "bibliography.html#" in a.attrs.get("href", "")
-    ]
+    cited = [resolve(page, attr(a, "href")) for a in main.find_all("a", href=re.compile(r"bibliography\.html#"))]
     hits = [frag for target, frag in cited if target == bibliography and frag in citations]
     assert len(hits) == 1
     assert "fast pipelines for training large models" in citations[hits[0]]
 
 
-def test_topic_page_lists_its_papers_as_cards(built) -> None:
-    outdir = Path(built.outdir)
+def _assert_topic_cards(outdir: Path) -> None:
     page = outdir / "topics" / "vision.html"
     main = main_content(page)
-    assert main.find("h1").words().startswith("Vision")
-    cards = main.find_all("div", cls="sd-card")
+    assert words(find(main, "h1")).startswith("Vision")
     targets = []
-    for card in cards:
-        [link] = card.find_all("a", cls="sd-stretched-link")
-        target, _ = resolve(page, link.attrs["href"])
+    for card in main.find_all("div", class_="sd-card"):
+        [link] = card.find_all("a", class_="sd-stretched-link")
+        target, _ = resolve(page, attr(link, "href"))
         assert target.is_file()
         targets.append(target.stem)
-        assert to_text(WORKS[target.stem].title) in card.words()
+        assert to_text(WORKS[target.stem].title) in words(card)
     # The two cs.CV papers, newest first.
-    assert targets == ["mallory2022hostile", "roe2019scene"]
+    assert targets == ["kim2022curved", "roe2019scene"]
 
 
-def test_bibliography_lists_every_entry(built) -> None:
-    main = main_content(Path(built.outdir) / "bibliography.html")
-    entries = [n.words().casefold() for n in main.find_all("div", cls="citation")]
+def _assert_bibliography(outdir: Path) -> None:
+    entries = [
+        words(n).casefold() for n in main_content(outdir / "bibliography.html").find_all("div", class_="citation")
+    ]
     assert len(entries) == len(WORKS)
     for work in WORKS.values():
         assert sum(to_text(work.title).casefold() in e for e in entries) == 1, work.key
 
 
-def test_bibliography_entries_come_from_the_cache(built, make_app, app_params) -> None:
-    import pickle
-
-    from pybtex.richtext import Text
-    from pybtex.style import FormattedEntry
-
-    from readinglist.site.sphinx_ext.bibcache import FILE
-
-    cache = Path(built.doctreedir) / FILE
-    entries = pickle.loads(cache.read_bytes())
-    assert {k[2] for k in entries} == set(WORKS)  # every entry, formatted once
-    marked = {k: FormattedEntry(v.key, Text("MARKED IN THE CACHE"), v.label) for k, v in entries.items()}
-    cache.write_bytes(pickle.dumps(marked))
-    args, kwargs = app_params
-    make_app(*args, **{**kwargs, "freshenv": True}).build()  # a new environment, the same cache
-    words = main_content(Path(built.outdir) / "bibliography.html").words()
-    assert words.count("MARKED IN THE CACHE") == len(WORKS)
-
-
-def test_records_json(built) -> None:
-    outdir = Path(built.outdir)
+def _assert_records(outdir: Path) -> None:
     items = json.loads((outdir / "records.json").read_text(encoding="utf-8"))
     assert isinstance(items, list)
     assert sorted(item["key"] for item in items) == sorted(WORKS)
@@ -228,100 +155,38 @@ def test_records_json(built) -> None:
         assert (outdir / PurePosixPath(item["url"])).is_file()
 
 
-# --- hostile record text ---------------------------------------------------------------------------
+def test_bibliography_entries_come_from_the_cache(
+    app: SphinxTestApp, make_app: Callable[..., SphinxTestApp], app_params: Any
+) -> None:
+    from pybtex.richtext import Text
+    from pybtex.style import FormattedEntry
 
-HOSTILE_TITLE = "<script>alert(1)</script> Hostile Record"
+    from readinglist.site.sphinx_ext.bibcache import FILE
 
-
-def _hostile_nodes(root: Node) -> list[str]:
-    problems = []
-    for node in root.iter():
-        for name, value in node.attrs.items():
-            if value.strip().lower().replace("\n", "").startswith("javascript:"):
-                problems.append(f"<{node.tag} {name}={value!r}>")
-            if name.startswith("on"):
-                problems.append(f"<{node.tag} {name}=...>")
-        if node.tag == "script" and ("alert" in node.text() or "alert" in node.attrs.get("src", "")):
-            problems.append("<script>alert")
-        if node.tag == "img" and node.attrs.get("src") == "x":
-            problems.append("<img src=x>")
-    return problems
-
-
-def test_hostile_record_is_shown_as_text(built) -> None:
-    outdir = Path(built.outdir)
-    assert WORKS["mallory2022hostile"].title == HOSTILE_TITLE
-    for page in outdir.rglob("*.html"):
-        assert _hostile_nodes(parse_html(page)) == [], page
-    page = outdir / "papers" / "mallory2022hostile.html"
-    main = main_content(page)
-    assert main.find("h1").words().startswith(HOSTILE_TITLE)
-    abstract = main.find("section", id="abstract").find("p")
-    shown = abstract.words()
-    assert shown == " ".join(to_text(WORKS["mallory2022hostile"].abstract).split())
-    for literal in ("[x](javascript:alert(1))", "{download}`payload.txt`", "<img src=x onerror=alert(2)>"):
-        assert literal in shown
-    assert all(isinstance(c, str) for c in abstract.children)  # plain text: no links, code or roles
-    # The only downloads are the generator's (.bib and CSL-JSON): a record's {download} payload is text.
-    names = [p.name for p in (outdir / "_downloads").rglob("*") if p.is_file()]
-    assert "reading-list.bib" in names and all(GENERATED_DOWNLOAD.fullmatch(name) for name in names), names
-    assert HOSTILE_TITLE in main_content(outdir / "topics" / "vision.html").words()
-
-
-# --- search: Pagefind ------------------------------------------------------------------------------
-
-
-def test_pagefind_indexes_the_article_of_every_paper(built) -> None:
-    from readinglist.site.search import PAPER, PAPER_SECTIONS_LEFT_OUT
-
-    outdir = Path(built.outdir)
-    assert json.loads((outdir / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8"))["languages"]
-    assert (outdir / "pagefind" / "pagefind-ui.js").is_file()
-    for key in WORKS:
-        main = main_content(outdir / "papers" / f"{key}.html")
-        body = main.find(**{"data-pagefind-body": ""})
-        assert body.find("h1").words() == main.find("h1").words(), key  # the article, not the theme around it
-        # What Pagefind leaves out (other papers' titles, the BibTeX) is where its selectors look for it.
-        assert PAPER in body.attrs, key
-        article = next(c for c in body.children if isinstance(c, Node) and c.tag == "section")
-        sections = {c.attrs.get("id"): c for c in article.children if isinstance(c, Node) and c.tag == "section"}
-        assert set(PAPER_SECTIONS_LEFT_OUT) <= set(sections), key
-        assert "@" in sections["cite"].words() and "bibliography" in sections["cite"].words()
-    # A listing that only repeats the papers' titles, authors and years is left out of the index.
-    assert not main_content(outdir / "years.html").find_all(**{"data-pagefind-body": ""})
-
-
-def test_search_page_runs_pagefind_not_sphinx_search(built) -> None:
-    page = Path(built.outdir) / "search.html"
-    scripts = [n.attrs.get("src", "") for n in parse_html(page).find_all("script")]
-    assert "pagefind/pagefind-ui.js" in scripts
-    assert not [s for s in scripts if "searchtools" in s or "searchindex" in s], scripts
-    text = page.read_text(encoding="utf-8")
-    assert "new PagefindUI(" in text and "triggerSearch" in text
-    assert "data-pagefind-body" not in text  # the search page itself is not indexed
-
-
-def test_pagefind_failure_fails_the_build(built, monkeypatch: pytest.MonkeyPatch) -> None:
-    from sphinx.errors import ExtensionError
-
-    from readinglist.site import search
-
-    monkeypatch.setattr(search, "command", lambda site: [sys.executable, "-c", "raise SystemExit('no index')"])
-    with pytest.raises(ExtensionError, match=r"Pagefind failed \(exit status 1\)") as failed:
-        built.build(force_all=True)
-    assert str(failed.value).endswith("no index")  # Pagefind's own output, for the reader to act on
+    outdir = _built(app)
+    cache = Path(app.doctreedir) / FILE
+    entries = pickle.loads(cache.read_bytes())
+    assert {k[2] for k in entries} == set(WORKS)  # every entry, formatted once
+    marked = {k: FormattedEntry(v.key, Text("MARKED IN THE CACHE"), v.label) for k, v in entries.items()}
+    cache.write_bytes(pickle.dumps(marked))
+    args, kwargs = app_params
+    make_app(*args, **{**kwargs, "freshenv": True}).build()  # a new environment, the same cache
+    shown = words(main_content(outdir / "bibliography.html"))
+    assert shown.count("MARKED IN THE CACHE") == len(WORKS)
 
 
 # --- related papers: one node, rendered by the extension -------------------------------------------
 
 
 def _related(page: Path) -> list[tuple[Path, str]]:
-    section = main_content(page).find("section", id="related-papers")
-    return [(resolve(page, a.attrs["href"])[0], a.parent.words()) for a in section.find_all("a", cls="reference")]
+    section = find(main_content(page), "section", id="related-papers")
+    links = section.find_all("a", class_="reference")
+    assert all(a.parent is not None for a in links)
+    return [(resolve(page, attr(a, "href"))[0], words(a.parent)) for a in links if a.parent is not None]
 
 
-def test_related_papers_link_to_their_pages(built) -> None:
-    outdir = Path(built.outdir)
+def test_related_papers_link_to_their_pages_and_navigation_is_shared(app: SphinxTestApp) -> None:
+    outdir = _built(app)
     seen = 0
     for key in WORKS:
         for target, line in _related(outdir / "papers" / f"{key}.html"):
@@ -332,44 +197,122 @@ def test_related_papers_link_to_their_pages(built) -> None:
             seen += 1
     assert seen >= len(WORKS)
 
-
-@pytest.mark.sphinx("text", testroot="basic", copy_test_root=True, freshenv=True)
-def test_related_papers_in_other_builders(app) -> None:
-    app.build()
-    assert app.statuscode == 0 and app.warning.getvalue() == ""
-    text = (Path(app.outdir) / "papers" / "smith2021pipelines.txt").read_text(encoding="utf-8")
-    related = text.split("Related papers")[1].split("Cite")[0]
-    assert "* " in related and " — " in related  # a plain bullet list, with the reasons
-    assert "readinglist-links" not in text
-
-
-def test_pages_outside_the_toctree_share_one_navigation(built) -> None:
-    outdir = Path(built.outdir)
-
-    def sidebar(page: Path) -> Node:
-        return parse_html(page).find("div", cls="sidebar-tree")
+    # Pages outside the toctree share one navigation.
+    def sidebar(page: Path) -> Tag:
+        return find(soup(page), "div", class_="sidebar-tree")
 
     papers = [sidebar(outdir / "papers" / f"{key}.html") for key in WORKS]
-    assert len({repr([(n.tag, n.attrs, n.words()) for n in s.iter()]) for s in papers}) == 1  # the same tree
-    assert not papers[0].find_all(cls="current")  # no paper is in the toctree: nothing marked current
+    assert len({str(s) for s in papers}) == 1  # the same tree, to the byte
+    assert not papers[0].find_all(class_="current")  # no paper is in the toctree: nothing marked current
     topics = sidebar(outdir / "topics" / "index.html")  # a page in the toctree gets its own, marked
-    assert "Topics" in " ".join(n.words() for n in topics.find_all(cls="current"))
+    assert "Topics" in " ".join(words(n) for n in topics.find_all(class_="current"))
 
-
-def test_generated_pages_register_no_targets(built) -> None:
-    """Sphinx scans every registered target for every document it reads: none per paper or author."""
-    std = built.env.domaindata["std"]
+    # Sphinx scans every registered target for every document it reads: none per paper or author.
+    std = app.env.domaindata["std"]
     targets = [*std["labels"], *std["anonlabels"]]
     assert not [t for t in targets if t.startswith(("paper-", "author-", "cite-"))], targets
     assert len(targets) < 30  # the landing page's, the listings' and Sphinx's own
 
 
-def test_a_second_build_of_the_same_app_keeps_the_index(built) -> None:
+@pytest.mark.sphinx("text", testroot="basic", copy_test_root=True)
+def test_related_papers_in_other_builders(app: SphinxTestApp) -> None:
+    outdir = _built(app)
+    text = (outdir / "papers" / "smith2021pipelines.txt").read_text(encoding="utf-8")
+    related = text.split("Related papers")[1].split("Cite")[0]
+    assert "* " in related and " — " in related  # a plain bullet list, with the reasons
+    assert "readinglist-links" not in text
+
+
+# --- hostile record text ---------------------------------------------------------------------------
+
+
+def _hostile_nodes(root: Tag) -> list[str]:
+    problems = []
+    for node in root.find_all(True):
+        for name, value in node.attrs.items():
+            text = " ".join(value) if isinstance(value, list) else str(value)
+            if text.strip().lower().replace("\n", "").startswith("javascript:"):
+                problems.append(f"<{node.name} {name}={text!r}>")
+            if name.startswith("on"):
+                problems.append(f"<{node.name} {name}=...>")
+        if node.name == "script" and ("alert" in node.get_text() or "alert" in str(node.get("src", ""))):
+            problems.append("<script>alert")
+        if node.name == "img" and node.get("src") == "x":
+            problems.append("<img src=x>")
+    return problems
+
+
+@HOSTILE
+def test_hostile_record_is_shown_as_text(app: SphinxTestApp) -> None:
+    outdir = _built(app)
+    works = _works("hostile")
+    pages = list(outdir.rglob("*.html"))
+    assert len(pages) > len(works)
+    for page in pages:
+        assert _hostile_nodes(soup(page)) == [], page
+    page = outdir / "papers" / "mallory2022hostile.html"
+    main = main_content(page)
+    assert words(find(main, "h1")).startswith(HOSTILE_TITLE)
+    abstract = find(find(main, "section", id="abstract"), "p")
+    shown = words(abstract)
+    assert shown == " ".join(to_text(works["mallory2022hostile"].abstract).split())
+    for literal in ("[x](javascript:alert(1))", "{download}`payload.txt`", "<img src=x onerror=alert(2)>"):
+        assert literal in shown
+    assert abstract.find(True) is None  # plain text: no links, code or roles
+    # The only downloads are the generator's (.bib and CSL-JSON): a record's {download} payload is text.
+    names = [p.name for p in (outdir / "_downloads").rglob("*") if p.is_file()]
+    assert "reading-list.bib" in names and all(GENERATED_DOWNLOAD.fullmatch(name) for name in names), names
+    assert HOSTILE_TITLE in words(main_content(outdir / "topics" / "vision.html"))
+
+
+# --- search: Pagefind ------------------------------------------------------------------------------
+
+
+def test_pagefind_indexes_the_article_of_every_paper_and_search_runs_it(app: SphinxTestApp) -> None:
+    from readinglist.site.search import PAPER, PAPER_SECTIONS_LEFT_OUT
+
+    outdir = _built(app)
+    assert json.loads((outdir / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8"))["languages"]
+    assert (outdir / "pagefind" / "pagefind-ui.js").is_file()
+    for key in WORKS:
+        main = main_content(outdir / "papers" / f"{key}.html")
+        body = find(main, attrs={"data-pagefind-body": True})
+        assert words(find(body, "h1")) == words(find(main, "h1")), key  # the article, not the theme around it
+        # What Pagefind leaves out (other papers' titles, the BibTeX) is where its selectors look for it.
+        assert PAPER in body.attrs, key
+        article = find(body, "section", recursive=False)
+        sections = {c.get("id"): c for c in article.find_all("section", recursive=False)}
+        assert set(PAPER_SECTIONS_LEFT_OUT) <= set(sections), key
+        assert "@" in words(sections["cite"]) and "bibliography" in words(sections["cite"])
+    # A listing that only repeats the papers' titles, authors and years is left out of the index.
+    assert not main_content(outdir / "years.html").find_all(True, attrs={"data-pagefind-body": True})
+
+    page = outdir / "search.html"
+    scripts = [str(n.get("src", "")) for n in soup(page).find_all("script")]
+    assert "pagefind/pagefind-ui.js" in scripts
+    assert not [s for s in scripts if "searchtools" in s or "searchindex" in s], scripts
+    text = page.read_text(encoding="utf-8")
+    assert "new PagefindUI(" in text and "triggerSearch" in text
+    assert "data-pagefind-body" not in text  # the search page itself is not indexed
+
+
+def test_pagefind_failure_fails_the_build(app: SphinxTestApp, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sphinx.errors import ExtensionError
+
+    from readinglist.site import search
+
+    monkeypatch.setattr(search, "command", lambda site: [sys.executable, "-c", "raise SystemExit('no index')"])
+    with pytest.raises(ExtensionError, match=r"Pagefind failed \(exit status 1\)") as failed:
+        app.build()
+    assert str(failed.value).endswith("no index")  # Pagefind's own output, for the reader to act on
+
+
+def test_a_second_build_of_the_same_app_keeps_the_index(app: SphinxTestApp) -> None:
     """Pages written are counted per build: an app that builds again (as sphinx-autobuild's do) with
     nothing changed leaves Pagefind's index alone."""
-    entry = Path(built.outdir) / "pagefind" / "pagefind-entry.json"
+    entry = _built(app) / "pagefind" / "pagefind-entry.json"
     before = entry.stat().st_mtime_ns
-    built.build()
+    app.build()
     assert entry.stat().st_mtime_ns == before
 
 

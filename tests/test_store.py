@@ -15,11 +15,12 @@ from readinglist.latex import to_text
 from readinglist.model import SourceRef, Work
 from readinglist.sources import read_dump
 from readinglist.store import bibfile, importer
+from readinglist.store.report import ImportReport
 
 JUN, WEI, XIN = "conf/sources/jun-yang.txt", "conf/sources/wei-lin.txt", "conf/sources/xin-liu.txt"
 
 
-def _import(bib: Path, sources: list[Path] | None = None, root: Path = SEEDS) -> importer.ImportReport:
+def _import(bib: Path, sources: list[Path] | None = None, root: Path = SEEDS) -> ImportReport:
     return importer.run(seed_paths() if sources is None else sources, bib, root)
 
 

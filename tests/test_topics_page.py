@@ -7,12 +7,13 @@ import json
 import re
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import copy_seeds
+from conftest import attr, copy_seeds, find, soup, words
 from readinglist.config import load_config
 from readinglist.enrich.starthere import MAX, priority_rank, start_here, version_sets
 from readinglist.enrich.taxonomy import load_taxonomy
@@ -34,7 +35,7 @@ def seeds(tmp_path_factory: pytest.TempPathFactory) -> Library:
     return library
 
 
-def _items(page: str) -> list[dict[str, object]]:
+def _items(page: str) -> list[dict[str, Any]]:
     return [json.loads(line) for block in LINKS.findall(page) for line in block.splitlines()]
 
 
@@ -154,7 +155,7 @@ def test_by_year_lists_a_system_once_under_its_newest_version_and_reaches_every_
         {"doc": "papers/lin2018fusionstitching", "label": "2018"},
         {"doc": "papers/zhengfusionstitching", "label": "undated"},
     ]
-    reached = [i["doc"] for i in items] + [v["doc"] for i in items for v in i.get("versions", [])]  # type: ignore[attr-defined]
+    reached = [i["doc"] for i in items] + [v["doc"] for i in items for v in i.get("versions", [])]
     assert sorted(reached) == sorted(f"papers/{p.slug}" for p in seeds.papers)  # each once, none lost
 
 
@@ -172,7 +173,11 @@ def test_start_here_gives_each_paper_its_reason(seeds: Library) -> None:
 
 
 def test_the_owners_rating_and_priority_come_first(seeds: Library) -> None:
-    notes = {"lin2019dl2": {"rating": 5}, "zhoudasgd": {"priority": "high"}, "lin2020dapple": {"rating": 2}}
+    notes: dict[str, dict[str, object]] = {
+        "lin2019dl2": {"rating": 5},
+        "zhoudasgd": {"priority": "high"},
+        "lin2020dapple": {"rating": 2},
+    }
     start = _items(topic_pages(seeds, notes)["topics/ml-systems.md"].split("## Subtopics")[0])
     assert [(i["doc"], i["reason"]) for i in start] == [
         ("papers/lin2019dl2", "rated 5/5 in the notes"),
@@ -243,12 +248,12 @@ def test_the_built_site_links_versions_by_year_and_subtopics_in_the_sidebar(tmp_
     project = copy_seeds(tmp_path / "seeds")
     out = project / "docs" / "_build" / "html"
     assert main(["--root", str(project), "build", "--no-search", "--out", str(out)]) == 0  # -W: no warnings
-    years = (out / "years.html").read_text(encoding="utf-8")
-    shown = re.search(r"FusionStitching: Boosting[^<]*</a> — other versions: (.*?)</p>", years)
-    assert shown, "the newest FusionStitching lists its other versions"
-    hrefs = re.findall(r'href="([^"]+)">(\w+)</a>', shown.group(1))
-    assert [label for _, label in hrefs] == ["2018", "undated"]
-    assert all((out / href).is_file() for href, _ in hrefs)
-    sidebar = (out / "topics" / "ml-systems" / "compilers.html").read_text(encoding="utf-8")
-    assert re.search(r'href="distributed-training.html">Distributed training</a>', sidebar)
-    assert 'role="heading" aria-level="3"><strong><a class="reference internal" href="../../papers/' in sidebar
+    [newest] = [a for a in soup(out / "years.html").find_all("a") if words(a).startswith("FusionStitching: Boosting")]
+    assert str(newest.next_sibling).startswith(" — other versions: "), "the newest FusionStitching lists its others"
+    versions = newest.find_next_siblings("a")
+    assert [words(a) for a in versions] == ["2018", "undated"]
+    assert all((out / attr(a, "href")).is_file() for a in versions)
+    page = soup(out / "topics" / "ml-systems" / "compilers.html")
+    sidebar = find(page, "div", class_="sidebar-tree")
+    assert [words(a) for a in sidebar.find_all("a", href="distributed-training.html")] == ["Distributed training"]
+    assert page.select('[role="heading"][aria-level="3"] > strong > a.reference.internal[href^="../../papers/"]')
