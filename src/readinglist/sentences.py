@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import re
 
+# A pointer to a problem stated in the sentence before ("this problem", "the above issues"): the
+# sentence is not self-contained. Summaries add the sentence before; working titles skip it.
+ANAPHORA = re.compile(r"\b(?:this|these|such|the above)\s+(?:problem|issue|challenge|task|limitation)s?\b", re.I)
+
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[]|\d\)\s)")  # "... state of the art. 2) Some ..." too
 _ABBREV = re.compile(r"\b(?:e\.g|i\.e|et al|etc|vs|Fig|cf)\.$")
 CONTRIBUTION = re.compile(

@@ -13,7 +13,7 @@ import re
 
 from .fieldphrase import WORD, field_phrase, stem
 from .latex import to_text
-from .sentences import contribution_sentence, split_sentences
+from .sentences import ANAPHORA, contribution_sentence, split_sentences
 
 MAX_WORDS = 14
 WITH_FIELD = 17  # words, the field's included: it is worth a longer title
@@ -42,7 +42,6 @@ SYSTEM_PATTERNS = tuple(
 )
 COMMON_ACRONYMS = frozenset("cnn cnns dnn dnns gpu gpus cpu sgd nlp ai ml dl iid svd bert fpga isa mha jit".split())
 FILLERS = re.compile(r"^(?:(?:an?|the)\s+)?(?:(?:novel|new)\s*,?\s+)*", re.I)
-ANAPHORA = re.compile(r"\b(?:this|these|such|the above)\s+(?:problem|issue|challenge|task)s?\b", re.I)
 LEAD = re.compile(
     r"^.*?\b(?:we|this (?:\w+\s+)?(?:paper|work|report|research|article|study))\s+"
     r"(?:first\s+|also\s+|ha(?:ve|s)\s+|\w+ly\s+)?"  # "we have developed", "we creatively introduce"

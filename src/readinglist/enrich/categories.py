@@ -21,7 +21,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from .. import arxiv_categories
 from .similarity import Corpus
 
-NEIGHBOURS = 5
+VOTERS = 5  # categorized neighbours that vote on a paper without a category (similarity keeps 24)
 # Cosine similarity to a category description is small (about 0.05 to 0.2), a neighbour
 # vote share is 0 to 1: this scale lets a clear description match outvote a split vote.
 DESCRIPTION_WEIGHT = 1.5
@@ -124,7 +124,7 @@ def _plausible(taxonomy: tuple[ArxivCategory, ...], categories: list[tuple[str, 
 def _neighbour_votes(
     i: int, categories: list[tuple[str, ...]], keys: list[str], corpus: Corpus
 ) -> tuple[dict[str, float], list[str]]:
-    ranked = [(s, j) for s, j in corpus.neighbours(i) if categories[j]][:NEIGHBOURS]
+    ranked = [(s, j) for s, j in corpus.neighbours(i) if categories[j]][:VOTERS]
     total = sum(s for s, _ in ranked) or 1.0
     votes: dict[str, float] = defaultdict(float)
     for score, j in ranked:

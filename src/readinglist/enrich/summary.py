@@ -10,10 +10,17 @@ from __future__ import annotations
 
 import re
 
-from ..sentences import BACKGROUND, CONTRIBUTION, ENUMERATION, PROPOSAL, contribution_index, split_sentences
+from ..sentences import (
+    ANAPHORA,
+    BACKGROUND,
+    CONTRIBUTION,
+    ENUMERATION,
+    PROPOSAL,
+    contribution_index,
+    split_sentences,
+)
 
 MAX_TLDR_WORDS = 50
-ANAPHORA = re.compile(r"\b(?:this|these|such)\s+(?:problem|issue|challenge|task|limitation)s?\b", re.I)
 CONTRAST = re.compile(r"^(?:however|but|yet|unfortunately|nevertheless),?\s+", re.I)
 NUMBER = r"(?<![\w.@])\d[\d,]*(?:\.\d+)?"
 UNIT = (
