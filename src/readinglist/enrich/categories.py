@@ -16,7 +16,6 @@ from functools import lru_cache
 from importlib.resources import files
 
 import numpy as np
-from sklearn.feature_extraction.text import TfidfVectorizer
 
 from .. import arxiv_categories
 from .similarity import Corpus
@@ -134,6 +133,8 @@ def _neighbour_votes(
 
 def _description_similarity(texts: list[str], taxonomy: tuple[ArxivCategory, ...]) -> np.ndarray:
     described = [f"{c.name}. {c.name}. {c.description}" for c in taxonomy]
+    from sklearn.feature_extraction.text import TfidfVectorizer  # only when a category is inferred
+
     vectorizer = TfidfVectorizer(stop_words="english", sublinear_tf=True)
     matrix = vectorizer.fit_transform(described + texts)
     result: np.ndarray = (matrix[len(described) :] @ matrix[: len(described)].T).toarray()

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from scipy.sparse import csr_matrix
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
+
+if TYPE_CHECKING:
+    from sklearn.feature_extraction.text import TfidfVectorizer
 
 NEIGHBOURS = 24  # kept per paper: enough for top-k links and category votes
 BLOCK = 512  # rows multiplied at once: BLOCK x N floats of working memory
@@ -35,7 +37,6 @@ RESEARCH_STOP_WORDS = frozenset(
     uses using various way wide work works year years
     """.split()
 )
-STOP_WORDS = sorted(ENGLISH_STOP_WORDS | RESEARCH_STOP_WORDS)
 MAX_DF = 0.2  # a term in more than this share of the papers is the list's common vocabulary, not a link
 MAX_DF_FROM = 20  # ...applied from this many papers on: in a handful, every shared term is "common"
 
@@ -122,9 +123,12 @@ def _lowered(text: str) -> str:
 
 
 def _vectorizer(max_df: float, min_df: int) -> TfidfVectorizer:
+    # Imported here: the modules that only read a cached library (a note edit) never need it (0.7 s).
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
+
     return TfidfVectorizer(
         preprocessor=_lowered,
-        stop_words=STOP_WORDS,
+        stop_words=sorted(ENGLISH_STOP_WORDS | RESEARCH_STOP_WORDS),
         max_df=max_df,
         sublinear_tf=True,
         ngram_range=(1, 2),
