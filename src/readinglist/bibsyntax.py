@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 _ENTRY_START = re.compile(r"@\s*([A-Za-z]+)\s*([{(])")
@@ -24,14 +24,25 @@ class Chunk:
     line: int = 1
 
 
+def _entries(text: str) -> Iterator[tuple[re.Match[str], int | None]]:
+    """Each ``@type{`` that starts an entry, with the offset just past its closing delimiter; an
+    ``@`` inside an entry already passed starts none. The scan ends at an entry never closed (None)."""
+    pos = 0
+    for match in _ENTRY_START.finditer(text):
+        if match.start() < pos:
+            continue
+        end = closing(text, match.end(), match.group(2))
+        yield match, end
+        if end is None:
+            return
+        pos = end
+
+
 def split_chunks(text: str) -> list[Chunk]:
     chunks: list[Chunk] = []
     line_of = line_counter(text)
     pos = 0
-    for match in _ENTRY_START.finditer(text):
-        if match.start() < pos:
-            continue  # an '@' inside an entry already consumed
-        end = closing(text, match.end(), match.group(2))
+    for match, end in _entries(text):
         if end is None:
             break  # unbalanced: pybtex reports it with its line; keep the rest as text
         if match.start() > pos:
@@ -122,15 +133,7 @@ def stray_line(chunk: Chunk) -> int | None:
 
 def unclosed_entry_line(text: str) -> int | None:
     """The line where the first entry that is never closed starts, if any."""
-    pos = 0
-    for match in _ENTRY_START.finditer(text):
-        if match.start() < pos:
-            continue
-        end = closing(text, match.end(), match.group(2))
-        if end is None:
-            return line_counter(text)(match.start())
-        pos = end
-    return None
+    return next((line_counter(text)(match.start()) for match, end in _entries(text) if end is None), None)
 
 
 _INDENT = re.compile(r"\n([ \t]*)[A-Za-z]")
