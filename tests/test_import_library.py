@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 from pybtex.database.input.bibtex import Parser
 
 from conftest import FIXTURES, SEEDS, copy_seeds, seed_paths
+from readinglist import arxiv_categories
 from readinglist.cli import main
 from readinglist.config import load_config
 from readinglist.errors import ReadingListError
 from readinglist.model import SOURCE_KINDS, SourceRef, Work
-from readinglist.sources.fields import arxiv_category_ids
 from readinglist.store import bibfile, importer
 from readinglist.store.identity import load_rules
 from readinglist.store.tolerant import NO_KEY
@@ -332,8 +332,8 @@ _VENUE = st.sampled_from(["journal", "booktitle", "publisher", "volume", "pages"
 
 @st.composite
 def _any_work(draw: st.DrawFn) -> Work:
-    categories = draw(st.lists(st.sampled_from(sorted(arxiv_category_ids())), max_size=3, unique=True))
-    keywords = draw(st.lists(_TEXT.filter(lambda k: k not in arxiv_category_ids()), max_size=3, unique=True))
+    categories = draw(st.lists(st.sampled_from(sorted(arxiv_categories.ids())), max_size=3, unique=True))
+    keywords = draw(st.lists(_TEXT.filter(lambda k: k not in arxiv_categories.ids()), max_size=3, unique=True))
     kind = draw(st.sampled_from(sorted(SOURCE_KINDS)))
     line = draw(st.integers(1, 10_000))
     return Work(

@@ -19,5 +19,7 @@ def entries() -> tuple[dict[str, Any], ...]:
     return tuple(tomllib.loads(text)["category"])
 
 
+@lru_cache(maxsize=1)  # every entry a reader sees asks which of its keywords are categories
 def ids() -> frozenset[str]:
+    """Every category id, aliases too: what tells an arXiv category from a user's keyword."""
     return frozenset(str(entry["id"]) for entry in entries())

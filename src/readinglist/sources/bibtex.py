@@ -12,12 +12,12 @@ from pathlib import Path
 
 from pybtex.bibtex.utils import split_name_list
 
+from .. import arxiv_categories
 from ..model import RawRecord, ReadResult, Skip, SourceRef
 from . import biblatex
 from .bibscan import RawEntry, Scanner
 from .fields import (
     BIBLIOGRAPHIC,
-    arxiv_category_ids,
     arxiv_eprint,
     normalize_doi,
     split_keywords,
@@ -173,7 +173,7 @@ def names(value: str) -> tuple[tuple[str, ...], bool]:
 
 def _tags(fields: dict[str, str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """arXiv categories (``primaryclass`` first) apart from the user's keywords and Mendeley's tags."""
-    ids = arxiv_category_ids()
+    ids = arxiv_categories.ids()
     words = split_keywords(fields.get("keywords", "")) + split_keywords(fields.get("mendeley-tags", ""))
     primary = fields.get("primaryclass", "").strip()
     categories = dict.fromkeys(([primary] if primary in ids else []) + [w for w in words if w in ids])

@@ -12,11 +12,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from .. import arxiv_categories
 from ..bibsyntax import line_counter
 from ..errors import ReadingListError
 from ..model import RawRecord, ReadResult, Skip, SourceRef
 from . import cslmap
-from .fields import arxiv_category_ids, arxiv_eprint, normalize_doi, split_keywords
+from .fields import arxiv_eprint, normalize_doi, split_keywords
 from .text import read_text
 
 KIND = "csl-json"
@@ -127,7 +128,7 @@ def _names(people: Any) -> tuple[tuple[str, ...], bool]:
 
 
 def _tags(item: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    ids = arxiv_category_ids()
+    ids = arxiv_categories.ids()
     words = split_keywords(str(item.get("keyword", "")))
     return tuple(w for w in words if w in ids), tuple(cslmap.latex(w) for w in words if w not in ids)
 

@@ -11,9 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
-
-from .. import arxiv_categories
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")  # fmt: skip
@@ -89,12 +86,6 @@ def to_biblatex(fields: Mapping[str, str]) -> dict[str, str]:
 
 
 _BIBLATEX_ONLY = frozenset(rule.biblatex for rule in RULES)
-
-
-@lru_cache(maxsize=1)
-def arxiv_category_ids() -> frozenset[str]:
-    """The ids of the shipped arXiv taxonomy: what tells an arXiv category from a user's keyword."""
-    return arxiv_categories.ids()
 
 
 def split_keywords(value: str) -> list[str]:

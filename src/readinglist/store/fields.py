@@ -12,8 +12,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .. import arxiv_categories
 from ..model import Work
-from ..sources.fields import arxiv_category_ids, arxiv_eprint, date_year, split_keywords
+from ..sources.fields import arxiv_eprint, date_year, split_keywords
 from .provenance import format_provenance, parse_provenance
 
 Fields = Mapping[str, str]  # an entry's fields, lower-case names
@@ -95,7 +96,7 @@ def _read_year(fields: Fields) -> dict[str, Any]:
 
 def _read_keywords(fields: Fields) -> dict[str, Any]:
     words = split_keywords(fields.get("keywords", ""))
-    ids = arxiv_category_ids()
+    ids = arxiv_categories.ids()
     categories = [w for w in words if w in ids]
     primary = fields.get("primaryclass", "").strip()
     if primary in ids and not categories:  # the keywords, where they name categories, are the user's last word

@@ -45,6 +45,7 @@ _WORDS = str.maketrans({chr(c): " " for c in range(128) if chr(c) not in _KEPT})
 # multipliers keep the order of the words, so "a b c" and "c b a" get different codes.
 _A, _B = np.int64(0x5BD1E9955BD1E995), np.int64(0x27D4EB2F165667C5)
 _EMPTY = np.zeros(0, np.int64)
+_EMPTY.flags.writeable = False  # the 3-grams of every abstract not indexed: shared, never changed
 
 
 @lru_cache(maxsize=1 << 15)  # a record's title and abstract are normalized by find, add and alike
