@@ -15,8 +15,9 @@ from conftest import copy_seeds
 from readinglist.config import load_config
 from readinglist.model import Library, Note
 from readinglist.render.downloads import export_files
-from readinglist.render.feeds import INDEX, feed_files
+from readinglist.render.feeds import feed_files
 from readinglist.render.pages import site_pages
+from readinglist.render.registry import FEED_INDEX as INDEX
 from readinglist.site.assemble import build_library
 
 Seeds = tuple[Library, dict[str, str], dict[str, Note]]

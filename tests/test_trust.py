@@ -17,7 +17,8 @@ from pybtex.database import parse_string
 
 from conftest import FIXTURES, SEEDS, copy_seeds
 from readinglist.config import load_config
-from readinglist.enrich.pipeline import credit, enrich
+from readinglist.enrich.credit import credit
+from readinglist.enrich.pipeline import enrich
 from readinglist.enrich.related import listed_authors
 from readinglist.enrich.similarity import build_corpus, strip_urls
 from readinglist.enrich.taxonomy import load_taxonomy

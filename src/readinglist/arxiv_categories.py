@@ -23,3 +23,9 @@ def entries() -> tuple[dict[str, Any], ...]:
 def ids() -> frozenset[str]:
     """Every category id, aliases too: what tells an arXiv category from a user's keyword."""
     return frozenset(str(entry["id"]) for entry in entries())
+
+
+@lru_cache(maxsize=1)  # every paper page names its categories
+def names() -> dict[str, str]:
+    """Category id to its name, canonical categories only (what a page shows beside an id)."""
+    return {str(entry["id"]): str(entry["name"]) for entry in entries() if not entry.get("alias_of")}

@@ -11,7 +11,6 @@ co-author and little text with the profile's other papers.
 
 from __future__ import annotations
 
-import re
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterable
@@ -20,27 +19,12 @@ import numpy as np
 
 from ..latex import ascii_fold
 from ..model import Flag
-from ..slugs import RESERVED
+from .credit import author_id
 from .similarity import BLOCK, Corpus
 
 # A paper is far from a profile's main field when its best match there is below this share
 # of how well the field's own papers match each other (the median of their best matches).
 FAR_RATIO = 0.5
-
-
-# What a source writes for "and others": the et_al flag, never a person (no "shared authors: et al.").
-_ET_AL = re.compile(r"^(?:and\s+)?(?:et\.?\s*al(?:ii|ia)?\.?|others)$")
-
-
-def is_et_al(name: str) -> bool:
-    return bool(_ET_AL.match(" ".join(ascii_fold(name).replace("~", " ").lower().strip(" ,;{}").split())))
-
-
-def author_id(name: str) -> str:
-    """A filesystem-safe id; variants that differ only in accents, case or hyphens share it."""
-    folded = ascii_fold(name).lower()
-    aid = re.sub(r"[^a-z0-9]+", "-", folded.replace("-", "")).strip("-")[:60] or "unknown"
-    return f"{aid}-author" if aid in RESERVED else aid
 
 
 def _parts(name: str) -> tuple[str, list[str]]:

@@ -79,10 +79,6 @@ def field_votes(text: str, known: set[str]) -> tuple[dict[str, float], list[str]
     return dict(votes), seen
 
 
-def category_names() -> dict[str, str]:
-    return {c.id: c.name for c in arxiv_taxonomy()}
-
-
 def infer(texts: list[str], categories: list[tuple[str, ...]], keys: list[str], corpus: Corpus) -> dict[int, Inferred]:
     """For every uncategorized paper (by index): its inferred category and why."""
     todo = [i for i, cats in enumerate(categories) if not cats]

@@ -6,36 +6,16 @@ from collections import Counter, defaultdict
 from dataclasses import replace
 
 from ..latex import protect_title, to_text
-from ..model import Author, Credit, Library, Paper, Topic, Work
+from ..model import Author, Library, Paper, Topic, Work
 from ..slugs import slugs
 from ..titles import working_title
 from . import categories, summary
-from .authors import author_id, is_et_al, mixed_profile_flags, name_ids
+from .authors import mixed_profile_flags, name_ids
 from .brief import brief
+from .credit import is_et_al, page_authors
 from .related import listed_authors, related_links, system_name, version_groups
 from .similarity import Corpus, build_corpus
 from .topics import assign_subtopics, assign_topics
-
-
-def page_authors(work: Work) -> tuple[str, ...]:
-    """Listed authors, then profile owners the record is attributed to but does not list."""
-    ids = {author_id(a) for a in work.authors}
-    owners = [s.owner for s in work.sources if s.owner and author_id(s.owner) not in ids]
-    return work.authors + tuple(dict.fromkeys(owners))
-
-
-def credit(authors: tuple[str, ...], et_al: bool, owners: tuple[str, ...]) -> Credit:
-    """The credit a record gives: its authors, and the owners it is attributed to (by name)."""
-    owner_ids = {author_id(o) for o in owners if o}
-    if et_al and authors and {author_id(a) for a in authors} <= owner_ids:
-        authors = ()  # the owner stood in for an unknown list (refs.bib: "Lin, Wei and others")
-    listed = {author_id(a) for a in authors}
-    missing = tuple(dict.fromkeys(o for o in owners if o and author_id(o) not in listed))
-    return Credit(authors, et_al, missing)
-
-
-def work_credit(work: Work) -> Credit:
-    return credit(work.authors, work.et_al, tuple(s.owner for s in work.sources))
 
 
 def without_et_al(work: Work) -> Work:

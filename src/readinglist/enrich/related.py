@@ -26,7 +26,7 @@ from scipy.sparse.csgraph import connected_components
 from ..latex import to_text
 from ..model import Link, Work
 from ..store.identity import identity_keys, other_version
-from .authors import author_id
+from .credit import author_id
 from .similarity import Corpus
 
 _SYSTEM = re.compile(r"^([^\s:]{2,40})\s*:")

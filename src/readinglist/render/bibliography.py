@@ -23,8 +23,7 @@ from pathlib import Path
 from pybtex.bibtex.utils import split_name_list
 from pybtex.database import Person
 
-from ..enrich.authors import is_et_al
-from ..enrich.pipeline import work_credit
+from ..enrich.credit import is_et_al, work_credit
 from ..latex import to_text
 from ..model import Library, Work
 from .bibsets import ALL, STYLE, bib_set, csl_path, download_link

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..enrich.pipeline import work_credit
+from ..enrich.credit import work_credit
 from ..enrich.starthere import version_sets
 from ..model import Paper
 from .escape import Md, md_text

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pybtex.database import Entry, Person
 
-from ..enrich.pipeline import credit
+from ..enrich.credit import credit
 from ..latex import dump_to_latex, protect_title, to_text
 from ..store.bibfile import PRIVATE_FIELDS, lowered_fields
 from ..store.names import display_name, is_others

@@ -21,17 +21,16 @@ from typing import Any
 from feedgen.entry import FeedEntry
 from feedgen.feed import FeedGenerator
 
-from ..enrich.pipeline import work_credit
+from ..enrich.credit import work_credit
 from ..latex import to_text
 from ..model import Library, Paper
 from .authors import initial
 from .escape import clean
 from .links import AUTHORS, PAPERS, TOPICS, display_title
 from .reading import TAGS, tagged
+from .registry import FEED_INDEX, FEEDS
 from .workflow import LABELS, added_on, status
 
-FOLDER = "feeds"  # under docs/ and under the site's root
-INDEX = f"{FOLDER}/index.json"  # docname -> the feeds its page advertises ("*": every page)
 LIMIT = 50  # entries per feed: the newest additions
 AUTHOR_MIN = 2  # an author gets a feed from this many papers on (single-paper authors are most authors)
 EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
@@ -53,11 +52,11 @@ def feed_files(library: Library, notes: Notes, site: Mapping[str, str]) -> dict[
     # Every paper's place in the whole list's order, and its entry, made once for all its feeds.
     rank = {p.key: i for i, p in enumerate(newest(library.papers, notes, len(library.papers)))}
     entries: dict[str, FeedEntry] = {}
-    files = {f"{FOLDER}/{feed.name}.xml": atom(feed, notes, base, rank, entries) for feed in feeds}
+    files = {f"{FEEDS}/{feed.name}.xml": atom(feed, notes, base, rank, entries) for feed in feeds}
     index: dict[str, list[list[str]]] = {}
     for feed in feeds:
         index.setdefault("*" if feed.name == "all" else feed.page, []).append([feed.title, f"{feed.name}.xml"])
-    files[INDEX] = json.dumps(index, ensure_ascii=False, sort_keys=True) + "\n"
+    files[FEED_INDEX] = json.dumps(index, ensure_ascii=False, sort_keys=True) + "\n"
     return files
 
 
@@ -103,9 +102,9 @@ def atom(feed: Feed, notes: Notes, base: str, rank: Mapping[str, int], made: dic
     """
     entries = sorted(feed.papers, key=lambda p: rank[p.key])[:LIMIT]
     fg = FeedGenerator()
-    fg.id(_id(base, f"{FOLDER}/{feed.name}.xml"))
+    fg.id(_id(base, f"{FEEDS}/{feed.name}.xml"))
     fg.title(feed.title)
-    fg.link(href=_href(base, f"{FOLDER}/{feed.name}.xml"), rel="self", type="application/atom+xml")
+    fg.link(href=_href(base, f"{FEEDS}/{feed.name}.xml"), rel="self", type="application/atom+xml")
     fg.link(href=_href(base, f"{feed.page}.html"), rel="alternate", type="text/html")
     fg.updated(entry_date(entries[0], notes) if entries else EPOCH)
     fg.generator("readinglist")

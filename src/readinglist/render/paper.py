@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..enrich.categories import category_names
-from ..enrich.pipeline import work_credit
+from .. import arxiv_categories
+from ..enrich.credit import work_credit
 from ..model import Library, Link, Note, Paper, Work
 from .about import about_record, reader_source
 from .cite import citation, cite_menu
@@ -90,7 +90,7 @@ def _author(name: str, library: Library, authors: dict[str, str]) -> str:
 
 def _badges(paper: Paper, note: Note | None) -> Md:
     role = "bdg-secondary-line" if paper.categories_inferred else "bdg-primary"
-    names = category_names()
+    names = arxiv_categories.names()
     badges = []
     for c in paper.categories:
         badge = f"{{{role}}}`{c}`" if safe_token(c) else md_text(c)

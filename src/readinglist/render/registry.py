@@ -64,6 +64,8 @@ PAPERS = BY_NAME["paper"].folder
 TOPICS = BY_NAME["topic"].folder
 AUTHORS = BY_NAME["author"].folder
 DOWNLOADS = BY_NAME["download"].folder
+FEEDS = BY_NAME["feed"].folder
+FEED_INDEX = f"{FEEDS}/index.json"  # docname -> the feeds its page advertises ("*": every page)
 
 
 def folders() -> frozenset[str]:

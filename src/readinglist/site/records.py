@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from ..chars import strip_unsafe
-from ..enrich.pipeline import page_authors, work_credit
+from ..enrich.credit import page_authors, work_credit
 from ..model import Library, Work
 from ..render.links import PAPERS, display_title
 from ..render.venue import SAFE_DOI, SAFE_EPRINT, SAFE_URL, doi_of, keywords_of, kind, url_of, venue

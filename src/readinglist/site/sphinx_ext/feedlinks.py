@@ -15,7 +15,7 @@ from typing import Any
 
 from sphinx.application import Sphinx
 
-from ...render.feeds import FOLDER, INDEX
+from ...render.registry import FEED_INDEX, FEEDS
 from ...writer import write_if_changed
 from .state import state
 
@@ -32,7 +32,7 @@ def setup(app: Sphinx) -> None:
 
 
 def _read_index(app: Sphinx) -> None:
-    path = Path(app.srcdir) / INDEX
+    path = Path(app.srcdir) / FEED_INDEX
     try:  # read once per build
         state(app).feeds = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):  # a site without generated feeds (a plain Sphinx project)
@@ -45,7 +45,7 @@ def links(index: dict[str, list[list[str]]], pagename: str) -> str:
     feeds = [*index.get("*", []), *index.get(pagename, [])]
     return "".join(
         f'\n<link rel="alternate" type="application/atom+xml" title="{escape(title)}" '
-        f'href="{escape(up + FOLDER + "/" + name)}">'
+        f'href="{escape(up + FEEDS + "/" + name)}">'
         for title, name in feeds
     )
 
@@ -58,10 +58,10 @@ def _advertise(app: Sphinx, pagename: str, templatename: str, context: dict[str,
 
 def _copy_feeds(app: Sphinx, exception: BaseException | None) -> None:
     """The feed files into the site (stale ones go: the folder is the generator's)."""
-    source = Path(app.srcdir) / FOLDER
+    source = Path(app.srcdir) / FEEDS
     if exception is not None or app.builder.format != "html" or not source.is_dir():
         return
-    target = Path(app.outdir) / FOLDER
+    target = Path(app.outdir) / FEEDS
     target.mkdir(exist_ok=True)
     names = {path.name for path in source.glob("*.xml")}
     for name in names:  # only changed bytes are written: a static host re-uploads what changed
