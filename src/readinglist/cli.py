@@ -104,9 +104,11 @@ def _build(args: argparse.Namespace, config: Config) -> int:
         for line in generate.run(config, allow_empty=args.allow_empty).lines():
             print(line, flush=True)  # before Sphinx's own output
         status = build.run(config, out, args.jobs, search=not args.no_search)
-    if status == 0:
+    if status is None:
+        print(f"site up to date (nothing changed since its last build): {out / 'index.html'}")
+    elif status == 0:
         print(f"site built: {out / 'index.html'}")
-    return status
+    return status or 0
 
 
 def _export(args: argparse.Namespace, config: Config) -> int:

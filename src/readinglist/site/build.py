@@ -15,7 +15,7 @@ from .. import lock
 from ..config import Config
 from ..errors import ReadingListError
 from ..writer import remove_temp_files
-from . import child
+from . import child, uptodate
 from .manifest import RECORDS
 from .search import index_if_stale
 
@@ -43,19 +43,27 @@ def sphinx_args(config: Config, out: Path, jobs: str = "1", search: bool = True)
     return [*SPHINX_FLAGS, *settings, "-j", jobs, str(config.docs_path), str(out)]
 
 
-def run(config: Config, out: Path, jobs: str = "1", search: bool = True) -> int:
+def run(config: Config, out: Path, jobs: str = "1", search: bool = True) -> int | None:
     """Sphinx in its own process, then Pagefind: the two never hold their memory at once
-    (at 10,000 papers, 1.9 GB and 1.8 GB). The caller holds the build lock.
+    (at 10,000 papers, 1.9 GB and 1.8 GB). The caller holds the build lock. None: the site was
+    up to date, so neither ran (uptodate.py).
 
     The extension marks the index stale before Sphinx writes a page (``search.STALE``), so an
     index that a killed build left behind the pages is made by the next build.
     """
     remove_temp_files(out, OUT_TEMPS)  # a copy of records.json interrupted before its rename (under the lock)
-    sphinx = child.run([sys.executable, "-m", "sphinx", *sphinx_args(config, out, jobs, search)])
+    argv = sphinx_args(config, out, jobs, search)
+    before = uptodate.inputs(config, out, argv)
+    if uptodate.holds(out, DOCTREES, before, indexed=search):
+        return None
+    uptodate.forget(out, DOCTREES)
+    sphinx = child.run([sys.executable, "-m", "sphinx", *argv])
     if sphinx.returncode != 0:
         # With --keep-going Sphinx saves its environment even when a warning failed the build, and
         # the next build would not read that page again: it would pass with the fault still there.
         (out / DOCTREES / "environment.pickle").unlink(missing_ok=True)
-    elif search:
+        return sphinx.returncode
+    if search:
         index_if_stale(out)
-    return sphinx.returncode
+    uptodate.record(out, DOCTREES, before)
+    return 0

@@ -40,6 +40,11 @@ def needed(site: Path, pages_written: int) -> bool:
     return pages_written > 0 or (site / STALE).is_file() or not (site / BUNDLE / ENTRY).is_file()
 
 
+def stale(site: Path) -> bool:
+    """True when a build marked the index older than the pages and no index has been made since."""
+    return (site / STALE).is_file()
+
+
 def mark_stale(site: Path) -> None:
     site.mkdir(parents=True, exist_ok=True)
     (site / STALE).write_text("Pagefind's index is older than the pages\n", encoding="utf-8")
@@ -47,7 +52,7 @@ def mark_stale(site: Path) -> None:
 
 def index_if_stale(site: Path) -> bool:
     """Index ``site`` if a build marked its index stale; True if it did."""
-    if not (site / STALE).is_file():
+    if not stale(site):
         return False
     index(site)
     return True
