@@ -1,0 +1,40 @@
+"""The bound on kept doctrees (sphinx_ext/memory.py): less memory, the same pages."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sphinx.application import Sphinx
+
+ROOT = Path(__file__).parent / "roots" / "test-basic"
+
+
+def _build(make_app: Callable[..., Any], source: Path, overrides: dict[str, Any]) -> tuple[dict[str, bytes], list[int]]:
+    """Build a copy of the basic root: its pages, and the kept doctrees counted after each read."""
+    shutil.copytree(ROOT, source)
+    app = make_app("html", srcdir=source, confoverrides=overrides)
+    counts: list[int] = []
+
+    def count(app: Sphinx, *args: Any) -> None:
+        counts.append(len(app.env._write_doc_doctree_cache))
+
+    app.connect("source-read", count, priority=900)  # after the bound
+    app.connect("env-updated", count, priority=900)
+    app.build()
+    assert app.statuscode == 0 and app.warning.getvalue() == ""
+    app.cleanup()  # docutils' node registry is global: the next app registers the nodes again
+    out = Path(app.outdir)
+    return {str(p.relative_to(out)): p.read_bytes() for p in out.rglob("*.html")}, counts
+
+
+def test_a_bound_of_one_doctree_keeps_one_and_writes_the_same_pages(
+    make_app: Callable[..., Any], tmp_path: Path
+) -> None:
+    unbounded, grown = _build(make_app, tmp_path / "a", {})
+    bounded, kept = _build(make_app, tmp_path / "b", {"readinglist_doctree_cache": 1})
+    assert max(grown) > 1  # without the bound Sphinx keeps every doctree it read
+    assert max(kept) <= 1
+    assert len(bounded) > 10 and bounded == unbounded
