@@ -140,8 +140,8 @@ def _assert_no_injection(html_dir: Path) -> None:
 
 
 def _is_tab_input(element: Tag) -> bool:
-    """sphinx-design's radio button for one tab of the Cite menu, with nothing of a record in it."""
-    allowed = {"type": "radio", "id": r"sd-tab-item-\d+", "name": r"sd-tab-set-\d+", "checked": "checked"}
+    """The radio button of one tab of the Cite menu (sphinx_ext/citetabs.py), with nothing of a record in it."""
+    allowed = {"type": "radio", "id": r"readinglist-cite-\d+", "name": r"readinglist-cite", "checked": "checked"}
     return element.get("type") == "radio" and all(
         attr in allowed and re.fullmatch(allowed[attr], str(value)) for attr, value in element.attrs.items()
     )

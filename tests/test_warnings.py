@@ -23,6 +23,11 @@ not json at all
 ```{readinglist-graph}
 {"kind": "paper", "nodes": "not a list", "edges": []}
 ```
+
+```{readinglist-cite}
+{"label": "BibTeX", "lexer": "bibtex", "text": "@misc{k,}"}
+@misc{pasted, title = {not a tab}}
+```
 """
 
 
@@ -41,7 +46,7 @@ def warnings(make_app: Callable[..., Any], tmp_path: Path) -> list[str]:
 
 def test_each_fault_has_its_code_and_its_page(warnings: list[str]) -> None:
     codes = sorted(code for line in warnings for code in re.findall(r"\[(readinglist\.[a-z-]+)\]", line))
-    expected = [Warn.BAD_GRAPH, Warn.BAD_LINK_LINE, Warn.MISSING_PAGE, Warn.MISSING_PAGE]
+    expected = [Warn.BAD_CITE_LINE, Warn.BAD_GRAPH, Warn.BAD_LINK_LINE, Warn.MISSING_PAGE, Warn.MISSING_PAGE]
     assert codes == sorted(f"readinglist.{code.value}" for code in expected)
     assert len(warnings) == len(expected) and all("index.md:" in line for line in warnings)
 
@@ -54,3 +59,8 @@ def test_the_line_of_a_bad_link_line_is_its_line_in_the_page(warnings: list[str]
 def test_a_bad_graph_is_reported_at_its_directive(warnings: list[str]) -> None:
     (line,) = [w for w in warnings if Warn.BAD_GRAPH.value in w]
     assert "index.md:10:" in line
+
+
+def test_the_line_of_a_bad_cite_line_is_its_line_in_the_page(warnings: list[str]) -> None:
+    (line,) = [w for w in warnings if Warn.BAD_CITE_LINE.value in w]
+    assert "index.md:16:" in line  # the pasted entry is the page's 16th line

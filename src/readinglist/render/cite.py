@@ -9,8 +9,11 @@ bibliography's derived one (``bibliography.derive``), so the tabs and the biblio
 the same authors, and a type pybtex cannot format is never a warning. Formatting is slow, so
 the results are kept between generates (``citecache``).
 
-Record text is data: each text is a fenced code block (``escape.fence``) inside directives whose
-fences are longer still (``escape.directive``), so no text can close a block or open one.
+The menu is data, not Markdown: one ``{readinglist-cite}`` directive holding a JSON object per
+tab (``label``, ``lexer``, ``text``), which the Sphinx extension keeps as one node and writes
+as sphinx-design's tab set (``site/sphinx_ext/citetabs.py``). As a ``{tab-set}`` of seven
+``{tab-item}`` code blocks it was a sixth of a paper page's build. ASCII-only JSON keeps every
+line break of a text escaped, so no record text can end the block or open another.
 """
 
 from __future__ import annotations
@@ -27,10 +30,11 @@ from pybtex.database import Entry, Person
 from pybtex.exceptions import PybtexError
 from pybtex.style.formatting.plain import Style
 
+from ..chars import strip_unsafe
 from ..model import Work
 from .bibliography import derive
 from .citecache import CACHE
-from .escape import Md, clean, directive, fence
+from .escape import Md, clean, fence
 from .export import acl, biblatex, csl_item, csl_json, ris
 
 
@@ -102,7 +106,8 @@ def _style() -> Style:
 
 
 def cite_menu(citation: Citation) -> Md:
-    """A tab set with one code block per format that has a text; empty when none has."""
-    items = [(f, text) for f in FORMATS if (text := f.make(citation).strip())]
-    tabs = [directive("tab-item", f.label, fence(text, f.lexer)) for f, text in items]
-    return directive("tab-set", "", "\n\n".join(tabs), ":class: readinglist-cite") if tabs else Md("")
+    """The ``{readinglist-cite}`` block: one JSON line per format that has a text; empty when none has."""
+    # Unsafe characters go before the JSON escapes them out of the fence's sight.
+    texts = ((f, strip_unsafe(f.make(citation)).strip()) for f in FORMATS)
+    tabs = [{"label": f.label, "lexer": f.lexer, "text": text} for f, text in texts if text]
+    return fence("\n".join(json.dumps(tab) for tab in tabs), "{readinglist-cite}") if tabs else Md("")
