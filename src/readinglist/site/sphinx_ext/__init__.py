@@ -9,7 +9,7 @@ indexes the site. What each build keeps is on its app (``state.py``).
 | module | feature |
 |---|---|
 | ``settings`` | the settings the generated pages need (config-inited) |
-| ``generation`` | generating the pages under the build lock; builds killed while writing |
+| ``generation`` | generating the pages under the build lock; builds killed while writing or killed outright |
 | ``links`` | ``rl:`` links between generated pages |
 | ``linklist`` | the related-papers lists (``{readinglist-links}``) |
 | ``graphnode`` | related-work graphs as inline SVG (``{readinglist-graph}``) |
@@ -32,7 +32,6 @@ from typing import Any
 from sphinx.application import Sphinx
 
 from ... import __version__
-from .. import child
 from . import (
     a11y,
     bibliography,
@@ -59,7 +58,6 @@ FEATURES = (settings, generation, links, linklist, a11y, facets, bibliography, g
 def setup(app: Sphinx) -> dict[str, Any]:
     for extension in USES:
         app.setup_extension(extension)
-    child.forks_die_with_parent()  # a killed sphinx-build takes its -j workers with it
     for feature in FEATURES:
         feature.setup(app)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
