@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from conftest import FIXTURES, copy_seeds
 from readinglist.cli import main
-from readinglist.errors import ReadingListError
+from readinglist.errors import Code, ReadingListError
 from readinglist.fetch import fetch_all, parse_identifier
 from readinglist.fetch.ids import Identifier
 from readinglist.store import bibfile
@@ -129,7 +129,11 @@ def test_anything_else_is_a_one_line_error(text: str) -> None:
     with pytest.raises(ReadingListError) as info:
         parse_identifier(text)
     shown = text or '""'
-    assert str(info.value) == f"{shown}: not an arXiv id (arXiv:2101.00001) or a DOI (10.1145/3458817.3476209)"
+    assert info.value.code == Code.BAD_ARGUMENT
+    assert (
+        str(info.value)
+        == f"{shown}: not an arXiv id (arXiv:2101.00001) or a DOI (10.1145/3458817.3476209) [{info.value.code.shown}]"
+    )
 
 
 @given(
@@ -204,7 +208,7 @@ def test_offline_is_one_line_naming_the_id_and_nothing_is_written(
     assert _add(root, "arXiv:2101.00001") == 1
     error = capsys.readouterr().err
     assert error.startswith("readinglist: error: arXiv:2101.00001: cannot reach the arXiv API (offline?): ")
-    assert error.count("\n") == 1 and "Traceback" not in error
+    assert error.count("\n") == 1 and "Traceback" not in error and error.endswith("[readinglist.unreachable]\n")
     assert _add(root, "10.5555/12345678") == 1
     assert capsys.readouterr().err.startswith(
         "readinglist: error: doi:10.5555/12345678: cannot reach the Crossref API (offline?): "
@@ -214,22 +218,25 @@ def test_offline_is_one_line_naming_the_id_and_nothing_is_written(
 
 
 @pytest.mark.parametrize(
-    ("ids", "message"),
+    ("ids", "message", "code"),
     [
-        (["arXiv:2101.99999"], "arXiv:2101.99999: not found by the arXiv API"),
-        (["arXiv:1234.12345"], "arXiv:1234.12345: the arXiv API says: incorrect id format for 1234.12345"),
-        (["10.5555/nope"], "doi:10.5555/nope: not found by the Crossref API (HTTP 404)"),
-        (["10.5555/busy"], "doi:10.5555/busy: the Crossref API answered HTTP 503 Service Unavailable; try again later"),
-        (["arXiv:2007.01045", "10.5555/12345678", "not-an-id"], "not-an-id: not an arXiv id"),
+        (["arXiv:2101.99999"], "arXiv:2101.99999: not found by the arXiv API", Code.NOT_FOUND),
+        (["arXiv:1234.12345"], "arXiv:1234.12345: the arXiv API says: incorrect id format for 1234.12345",
+         Code.BAD_ANSWER),
+        (["10.5555/nope"], "doi:10.5555/nope: not found by the Crossref API (HTTP 404)", Code.NOT_FOUND),
+        (["10.5555/busy"], "doi:10.5555/busy: the Crossref API answered HTTP 503 Service Unavailable; try again later",
+         Code.BAD_ANSWER),
+        (["arXiv:2007.01045", "10.5555/12345678", "not-an-id"], "not-an-id: not an arXiv id", Code.BAD_ARGUMENT),
     ],
-)
+)  # fmt: skip
 def test_an_id_that_cannot_be_fetched_stops_the_add_and_names_it(
-    api: Server, tmp_path: Path, capsys: pytest.CaptureFixture[str], ids: list[str], message: str
+    api: Server, tmp_path: Path, capsys: pytest.CaptureFixture[str], ids: list[str], message: str, code: Code
 ) -> None:
     root = copy_seeds(tmp_path / "seeds")
     text = (root / "refs.bib").read_bytes()
     assert _add(root, "arXiv:2101.00001", *ids) == 1
-    assert capsys.readouterr().err.startswith(f"readinglist: error: {message}")
+    error = capsys.readouterr().err  # what the user reads: the id, the problem, the code
+    assert error.startswith(f"readinglist: error: {message}") and error.endswith(f" [{code.shown}]\n")
     assert (root / "refs.bib").read_bytes() == text  # all or nothing: the good id is not added either
     if "not-an-id" in ids:
         assert api.seen == []  # every id is checked before anything is asked
@@ -237,10 +244,10 @@ def test_an_id_that_cannot_be_fetched_stops_the_add_and_names_it(
 
 def test_a_broken_answer_is_an_error_and_is_not_cached(api: Server, tmp_path: Path) -> None:
     api.broken |= {"2101.00001", "10.5555/12345678"}
-    with pytest.raises(ReadingListError, match=r"^arXiv:2101.00001: the arXiv API sent an answer that is not Atom"):
-        fetch_all(["arXiv:2101.00001"], tmp_path / "cache")
-    with pytest.raises(ReadingListError, match=r"^doi:10.5555/12345678: the Crossref API sent an answer that is not"):
-        fetch_all(["10.5555/12345678"], tmp_path / "cache")
+    for ident in ("arXiv:2101.00001", "doi:10.5555/12345678"):
+        with pytest.raises(ReadingListError) as info:
+            fetch_all([ident], tmp_path / "cache")
+        assert (info.value.file, info.value.code) == (ident, Code.BAD_ANSWER)
     assert not (tmp_path / "cache").exists()
     api.broken.clear()
     assert fetch_all(["arXiv:2101.00001"], tmp_path / "cache")[0].eprint == "2101.00001v2"

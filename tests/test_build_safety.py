@@ -340,7 +340,10 @@ def test_refs_bib_that_is_a_directory_is_one_line(project: Path, capsys: pytest.
     (project / "refs.bib").unlink()
     (project / "refs.bib").mkdir()
     status, error = _error_of(project, capsys, "generate")
-    assert (status, error) == (1, f"readinglist: error: {project / 'refs.bib'}: cannot read: Is a directory\n")
+    assert (status, error) == (
+        1,
+        f"readinglist: error: {project / 'refs.bib'}: cannot read: Is a directory [readinglist.unreadable]\n",
+    )
 
 
 def test_a_read_only_docs_folder_names_the_file_not_a_temporary(
@@ -354,7 +357,10 @@ def test_a_read_only_docs_folder_names_the_file_not_a_temporary(
     monkeypatch.setattr(manifest, "write_if_changed", refuse)  # as root, chmod cannot make a folder read-only
     status, error = _error_of(project, capsys, "generate")
     target = project / "docs" / ".readinglist-manifest.json"
-    assert (status, error) == (1, f"readinglist: error: {target}: cannot write: Permission denied\n")
+    assert (status, error) == (
+        1,
+        f"readinglist: error: {target}: cannot write: Permission denied [readinglist.unwritable]\n",
+    )
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import SEEDS, copy_seeds
 from readinglist.config import Config, load_config
-from readinglist.errors import ReadingListError
+from readinglist.errors import Code, ReadingListError
 from readinglist.latex import to_text
 from readinglist.site import generate
 from readinglist.site.records import records
@@ -151,7 +151,7 @@ def test_handwritten_file_outside_the_manifest_is_never_overwritten(site: Config
     before = (index.read_bytes(), index.stat().st_mtime_ns)
     with pytest.raises(ReadingListError) as info:
         generate.run(site)
-    assert "index.md" in str(info.value)
+    assert "index.md" in str(info.value) and info.value.code == Code.NOT_OWNED
     assert (index.read_bytes(), index.stat().st_mtime_ns) == before
     assert not (site.docs_path / "papers").exists()  # refused before writing anything
 
@@ -246,5 +246,5 @@ def test_unclosed_front_matter_in_notes_is_reported(site: Config) -> None:
     note.write_text("---\nstatus: read\n\nNo closing line.\n", encoding="utf-8")
     with pytest.raises(ReadingListError) as info:
         generate.run(site)
-    assert (info.value.file, info.value.line) == (str(note), 1)
+    assert (info.value.file, info.value.line, info.value.code) == (str(note), 1, Code.BAD_FRONT_MATTER)
     assert note.read_text(encoding="utf-8") == "---\nstatus: read\n\nNo closing line.\n"

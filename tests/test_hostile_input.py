@@ -28,7 +28,7 @@ from hostile_kit import dump_record, records_project, render, sphinx_build
 from readinglist.chars import strip_unsafe
 from readinglist.config import Config, load_config
 from readinglist.enrich.taxonomy import load_taxonomy
-from readinglist.errors import ReadingListError
+from readinglist.errors import Code, ReadingListError
 from readinglist.latex import dump_to_latex
 from readinglist.render.escape import clean, fence, md_text
 from readinglist.render.links import json_string
@@ -202,8 +202,8 @@ def test_bad_front_matter_is_one_line_naming_the_note_and_line(
     note.write_text(f"---\n{front}\n---\nBody.\n", encoding="utf-8")
     with pytest.raises(ReadingListError) as info:
         read_note(note)
-    assert (info.value.file, info.value.line) == (str(note), line)
-    assert words in info.value.message
+    assert (info.value.file, info.value.line, info.value.code) == (str(note), line, Code.BAD_FRONT_MATTER)
+    assert words in info.value.message  # one code for every front-matter problem: the message tells which
     assert "\n" not in str(info.value)
 
 
@@ -225,7 +225,8 @@ def test_generate_reports_a_non_string_key_instead_of_a_type_error(noted: Config
     note.write_text("---\n1: one\nnull: x\n---\nBody.\n", encoding="utf-8")
     with pytest.raises(ReadingListError) as info:
         generate.run(noted)
-    assert str(info.value) == f"{noted.notes_path / 'hostile0.md'}:2: front matter key '1' must be a string (quote it)"
+    shown = f"{noted.notes_path / 'hostile0.md'}:2: front matter key '1' must be a string (quote it)"
+    assert str(info.value) == f"{shown} [readinglist.bad-front-matter]"  # the whole line the user sees
 
 
 def test_plain_sphinx_build_names_the_note(noted: Config) -> None:
@@ -256,55 +257,55 @@ def test_unreadable_note_is_one_line(noted: Config, monkeypatch: pytest.MonkeyPa
     _refuse_open(monkeypatch)
     with pytest.raises(ReadingListError) as info:
         read_note(note)
-    assert str(info.value) == f"{note}: cannot read file: Permission denied"
+    assert str(info.value) == f"{note}: cannot read file: Permission denied [readinglist.unreadable]"
 
 
 def test_a_note_that_is_a_fifo_is_refused(noted: Config) -> None:
     os.mkfifo(noted.notes_path / "hostile0.md")
-    with pytest.raises(ReadingListError, match="not a regular file"):
+    with pytest.raises(ReadingListError) as info:
         _without_hanging(lambda: read_note(noted.notes_path / "hostile0.md"))
+    assert info.value.code == Code.UNREADABLE
 
 
 # --- 3. topic ids and unreadable conf/*.toml ------------------------------------------------------
 
 
 @pytest.mark.parametrize(
-    ("ids", "line", "words"),
+    ("ids", "line", "code"),
     [
-        (['"index"'], 3, "reserved"),
-        (['"ml"', '"Vision"'], 8, "lowercase ASCII"),
-        (['"a_b"'], 3, "lowercase ASCII"),
-        (['"a--b"'], 3, "lowercase ASCII"),
-        (['"-a"'], 3, "lowercase ASCII"),
-        (['"caf\u00e9"'], 3, "lowercase ASCII"),
-        (['"../x"'], 3, "lowercase ASCII"),
-        (['"' + "a" * 65 + '"'], 3, "at most 64"),
-        (["12"], 3, "'id' must be a string"),
-        (['"ml"', '"vision"', '"ml"'], 13, "duplicate topic id 'ml' (first at line 3)"),
+        (['"index"'], 3, Code.BAD_TOPIC_ID),
+        (['"ml"', '"Vision"'], 8, Code.BAD_TOPIC_ID),
+        (['"a_b"'], 3, Code.BAD_TOPIC_ID),
+        (['"a--b"'], 3, Code.BAD_TOPIC_ID),
+        (['"-a"'], 3, Code.BAD_TOPIC_ID),
+        (['"caf\u00e9"'], 3, Code.BAD_TOPIC_ID),
+        (['"../x"'], 3, Code.BAD_TOPIC_ID),
+        (['"' + "a" * 65 + '"'], 3, Code.BAD_TOPIC_ID),
+        (["12"], 3, Code.BAD_TOPICS),  # a field of the wrong type, as a title would be
+        (['"ml"', '"vision"', '"ml"'], 13, Code.BAD_TOPIC_ID),
     ],
 )
-def test_topic_ids_are_checked_with_the_line_of_the_id(tmp_path: Path, ids: list[str], line: int, words: str) -> None:
+def test_topic_ids_are_checked_with_the_line_of_the_id(tmp_path: Path, ids: list[str], line: int, code: Code) -> None:
     path = tmp_path / "topics.toml"
     path.write_text("\n".join(f'[[topic]]\n\nid = {i}\ntitle = "T"\n' for i in ids), encoding="utf-8")
     with pytest.raises(ReadingListError) as info:
         load_taxonomy(path)
-    assert (info.value.file, info.value.line) == (str(path), line)
-    assert words in info.value.message
+    assert (info.value.file, info.value.line, info.value.code) == (str(path), line, code)
 
 
 def test_topic_without_an_id_names_its_header(tmp_path: Path) -> None:
     path = tmp_path / "topics.toml"
     path.write_text('[[topic]]\nid = "a"\ntitle = "A"\n\n[[topic]]\ntitle = "B"\n', encoding="utf-8")
-    with pytest.raises(ReadingListError, match="lacks the 'id' field") as info:
+    with pytest.raises(ReadingListError) as info:
         load_taxonomy(path)
-    assert info.value.line == 5
+    assert (info.value.line, info.value.code) == (5, Code.BAD_TOPICS)
 
 
 def test_topic_index_no_longer_overwrites_the_topics_index(noted: Config) -> None:
     noted.taxonomy_path.write_text('[[topic]]\nid = "index"\ntitle = "Index"\n', encoding="utf-8")
-    with pytest.raises(ReadingListError, match="reserved") as info:
+    with pytest.raises(ReadingListError) as info:
         generate.run(noted)
-    assert (info.value.file, info.value.line) == (str(noted.taxonomy_path), 2)
+    assert (info.value.file, info.value.line, info.value.code) == (str(noted.taxonomy_path), 2, Code.BAD_TOPIC_ID)
     assert not (noted.docs_path / "topics").exists()
 
 
@@ -328,6 +329,7 @@ def test_conf_tables_of_the_wrong_shape_are_errors(noted: Config, data: str) -> 
             load()  # type: ignore[operator]
         except ReadingListError as error:
             assert error.file == str(path) and "\n" not in str(error)
+            assert error.code in {Code.BAD_CONFIG, Code.BAD_TOPICS, Code.BAD_IDENTITY}
 
 
 def test_unreadable_conf_files_are_one_line_errors(noted: Config, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -339,7 +341,7 @@ def test_unreadable_conf_files_are_one_line_errors(noted: Config, monkeypatch: p
     for path, load in loaders:
         with pytest.raises(ReadingListError) as info:
             load()  # type: ignore[operator]
-        assert str(info.value) == f"{path}: cannot read file: Permission denied"
+        assert str(info.value) == f"{path}: cannot read file: Permission denied [readinglist.unreadable]"
 
 
 @pytest.mark.parametrize(
@@ -352,7 +354,8 @@ def test_bad_toml_is_one_line_with_its_line(noted: Config, data: bytes, line: in
         path.write_bytes(data)
         with pytest.raises(ReadingListError) as info:
             load()  # type: ignore[operator]
-        assert (info.value.file, info.value.line) == (str(path), line)
+        code = Code.NOT_UTF8 if b"\xff" in data else Code.BAD_TOML
+        assert (info.value.file, info.value.line, info.value.code) == (str(path), line, code)
         assert "\n" not in str(info.value)
 
 
@@ -374,24 +377,25 @@ def test_utf16_and_utf32_dumps_with_a_bom_are_decoded(tmp_path: Path, codec: str
 def test_utf16_without_a_bom_is_named(tmp_path: Path, codec: str) -> None:
     path = tmp_path / "wide.txt"
     path.write_bytes(PAIRS.encode(codec))
-    with pytest.raises(ReadingListError, match="UTF-16 without a byte-order mark") as info:
+    with pytest.raises(ReadingListError, match="UTF-16 without a byte-order mark") as info:  # the hint is the point
         read_dump(path, "x.txt")
-    assert info.value.line == 1
+    assert (info.value.line, info.value.code) == (1, Code.BINARY_FILE)
 
 
 def test_truncated_utf16_dump_names_the_line(tmp_path: Path) -> None:
     path = tmp_path / "wide.txt"
     path.write_bytes(PAIRS.encode("utf-16") + b"\x41")
-    with pytest.raises(ReadingListError, match="not valid UTF-16") as info:
+    with pytest.raises(ReadingListError, match="not valid UTF-16") as info:  # names the encoding the BOM declared
         read_dump(path, "x.txt")
-    assert info.value.line == 6
+    assert (info.value.line, info.value.code) == (6, Code.NOT_UTF8)
 
 
 def test_dump_of_only_unsafe_characters_is_empty(tmp_path: Path) -> None:
     path = tmp_path / "dump.txt"
     path.write_text("\ufffe\n\x1c\n", encoding="utf-8")
-    with pytest.raises(ReadingListError, match="empty"):
+    with pytest.raises(ReadingListError) as info:
         read_dump(path, "x.txt")
+    assert info.value.code == Code.EMPTY_FILE
 
 
 def _without_hanging(call: object) -> None:
@@ -422,6 +426,7 @@ def test_fifo_among_the_sources_is_skipped_and_refused(tmp_path: Path) -> None:
     assert Config(root=tmp_path).source_paths() == [sources / "a.txt"]
     with pytest.raises(ReadingListError) as info:
         _without_hanging(lambda: read_dump(sources / "b.txt", "b.txt"))
-    assert str(info.value) == "b.txt: not a regular file (a FIFO): cannot read it"
-    with pytest.raises(ReadingListError, match=re.escape("not a regular file (a directory)")):
+    assert str(info.value) == "b.txt: not a regular file (a FIFO): cannot read it [readinglist.unreadable]"
+    with pytest.raises(ReadingListError, match=re.escape("not a regular file (a directory)")) as info:  # says which
         read_dump(sources / "c.txt", "c.txt")
+    assert info.value.code == Code.UNREADABLE

@@ -20,7 +20,7 @@ from conftest import FIXTURES, SEEDS, copy_seeds, seed_paths
 from readinglist import arxiv_categories
 from readinglist.cli import main
 from readinglist.config import load_config
-from readinglist.errors import ReadingListError
+from readinglist.errors import Code, ReadingListError
 from readinglist.model import SOURCE_KINDS, SourceRef, Work
 from readinglist.store import bibfile, importer
 from readinglist.store.identity import load_rules
@@ -205,6 +205,7 @@ def test_the_store_is_never_one_of_the_sources(tmp_path: Path, option: str, caps
     assert main(["--root", str(root), "import", option, str(mine), *map(str, seed_paths()), str(mine)]) == 1
     err = capsys.readouterr().err
     assert f"{mine}: is both a source to import and the store to write into" in err
+    assert err.endswith(" [readinglist.bad-sources]\n")
     assert mine.read_text(encoding="utf-8") == MINE
 
 
@@ -214,7 +215,8 @@ def test_import_never_rewrites_a_refs_bib_it_cannot_fully_read(tmp_path: Path) -
     bib.write_text(text, encoding="utf-8")
     with pytest.raises(ReadingListError) as info:
         importer.run(seed_paths()[:1], bib, SEEDS)
-    assert (info.value.file, info.value.line) == (str(bib), 3) and "bad" in str(info.value)
+    assert (info.value.file, info.value.line, info.value.code) == (str(bib), 3, Code.BAD_BIBTEX)
+    assert "bad" in str(info.value)  # the entry's key
     assert bib.read_text(encoding="utf-8") == text
 
 
@@ -271,7 +273,7 @@ def test_pasted_biblatex_entries_are_read_and_bad_ones_skipped_with_lines(tmp_pa
     assert works["site2022"].url == "https://example.org" and works["site2022"].entry_type == "online"
     with pytest.raises(ReadingListError) as info:  # the import's strict read: one line, with the line
         bibfile.load(path)
-    assert info.value.line == 11 and "\n" not in str(info.value)
+    assert (info.value.line, info.value.code) == (11, Code.BAD_BIBTEX) and "\n" not in str(info.value)
 
 
 def test_generate_makes_pages_of_the_pasted_entries_and_reports_the_rest(

@@ -78,7 +78,8 @@ def test_init_refuses_a_folder_that_is_not_empty(tmp_path: Path, capsys: pytest.
     (tmp_path / "mine.txt").write_text("mine\n", encoding="utf-8")
     assert main(["--root", str(tmp_path), "init", str(tmp_path)]) == 1
     error = capsys.readouterr().err
-    assert error == f"readinglist: error: {tmp_path}: is not empty; choose a new folder, or --force to add {MISSING}\n"
+    refusal = f"is not empty; choose a new folder, or --force to add {MISSING}"
+    assert error == f"readinglist: error: {tmp_path}: {refusal} [readinglist.init-refused]\n"
     assert _files(tmp_path) == ["mine.txt"]
 
 
@@ -98,7 +99,10 @@ def test_force_adds_only_missing_files_and_overwrites_none(tmp_path: Path) -> No
 def test_a_file_where_the_folder_should_be_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "x").write_text("", encoding="utf-8")
     assert main(["--root", str(tmp_path), "init", str(tmp_path / "x"), "--force"]) == 1
-    assert capsys.readouterr().err == f"readinglist: error: {tmp_path / 'x'}: exists and is not a folder\n"
+    assert (
+        capsys.readouterr().err
+        == f"readinglist: error: {tmp_path / 'x'}: exists and is not a folder [readinglist.init-refused]\n"
+    )
 
 
 def test_a_new_list_builds_with_a_pasted_entry_and_passes_its_own_tests(tmp_path: Path) -> None:

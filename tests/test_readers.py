@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pybtex.database import Person
 
-from readinglist.errors import ReadingListError
+from readinglist.errors import Code, ReadingListError
 from readinglist.model import RawRecord, ReadResult
 from readinglist.sources import READERS, read_dump, read_source
 from readinglist.sources.fields import to_biblatex, to_bibtex
@@ -259,7 +259,8 @@ def test_a_file_that_is_no_bibliography_is_one_error_naming_it(tmp_path: Path) -
     path.write_text("\n\nThese are my notes about papers: read them soon.\n", encoding="utf-8")
     with pytest.raises(ReadingListError) as info:
         read_source(path, "notes.bib")
-    assert (info.value.file, info.value.line) == ("notes.bib", 3) and "\n" not in str(info.value)
+    assert (info.value.file, info.value.line, info.value.code) == ("notes.bib", 3, Code.UNKNOWN_FORMAT)
+    assert "\n" not in str(info.value)
 
 
 def test_broken_json_is_one_error_with_its_line(tmp_path: Path) -> None:
@@ -267,7 +268,7 @@ def test_broken_json_is_one_error_with_its_line(tmp_path: Path) -> None:
     path.write_text('[\n  {"id": "a", "title": "A"},\n  {"id": "b" "title": "B"}\n]\n', encoding="utf-8")
     with pytest.raises(ReadingListError) as info:
         read_source(path, "items.json")
-    assert (info.value.file, info.value.line) == ("items.json", 3)
+    assert (info.value.file, info.value.line, info.value.code) == ("items.json", 3, Code.BAD_CSL_JSON)
 
 
 def test_jabref_encoding_line_is_honoured() -> None:
@@ -284,7 +285,7 @@ def test_json_that_is_not_csl_is_one_error(tmp_path: Path) -> None:
     path.write_text('{\n  "name": "x",\n  "version": "1.0.0"\n}\n', encoding="utf-8")
     with pytest.raises(ReadingListError) as info:
         read_source(path, "package.json")
-    assert (info.value.file, info.value.line) == ("package.json", 1) and "not CSL-JSON" in info.value.message
+    assert (info.value.file, info.value.line, info.value.code) == ("package.json", 1, Code.BAD_CSL_JSON)
 
 
 def test_unclosed_entries_cost_linear_scanning(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,6 +4,8 @@ generator, the manifest, the landing page's menu, the page template and ``nox -s
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from importlib.resources import files
 from pathlib import Path
 
@@ -78,3 +80,19 @@ def test_a_new_lists_gitignore_names_every_kind_of_generated_file() -> None:
     for kind in registry.KINDS:
         names = [f"docs/{kind.folder}/"] if kind.folder else [f"docs/{kind.docname}{s}" for s in kind.suffixes]
         assert set(names) <= ignored, kind.name
+
+
+def test_each_renderer_a_row_names_is_a_function_of_the_inputs() -> None:
+    named = [kind.render for kind in registry.KINDS if kind.render]
+    assert len(registry.renderers()) == len(named) and all(callable(r) for r in registry.renderers())
+    assert all(r.__name__ == name.partition(":")[2] for r, name in zip(registry.renderers(), named, strict=True))
+
+
+def test_the_table_imports_no_renderer_and_the_pages_no_scikit_learn() -> None:
+    """The renderers import the table (its folders); the table names them by module, found when pages render."""
+    probe = (
+        "import sys, readinglist.render.registry as r; print('readinglist.render.paper' in sys.modules); "
+        "import readinglist.render.pages; print('sklearn' in sys.modules)"
+    )
+    found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert found.stdout.split() == ["False", "False"]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import SEED_NAMES, SEEDS, SOURCES_DIR, Stored
-from readinglist.errors import ReadingListError
+from readinglist.errors import Code, ReadingListError
 from readinglist.model import RawRecord, SourceRef
 from readinglist.sources import read_dump
 
@@ -176,16 +176,14 @@ def test_crlf_and_bom_do_not_shift_lines(tmp_path: Path) -> None:
 @pytest.mark.parametrize("data", [b"", b"\n  \n\t\n"], ids=["empty", "blank"])
 def test_empty_file(tmp_path: Path, data: bytes) -> None:
     err = _error(_write(tmp_path, data))
-    assert (err.file, err.line) == ("my/dump.txt", 1)
-    assert "empty" in err.message
-    assert str(err) == f"my/dump.txt:1: {err.message}"
+    assert (err.file, err.line, err.code) == ("my/dump.txt", 1, Code.EMPTY_FILE)
+    assert str(err) == f"my/dump.txt:1: {err.message} [readinglist.empty-file]"
 
 
 def test_binary_nul(tmp_path: Path) -> None:
     data = b"Ada Owner\n\nA. Author, B. Author et al.\n\nSome abs\x00tract.\n"
     err = _error(_write(tmp_path, data))
-    assert (err.file, err.line) == ("my/dump.txt", 5)
-    assert "NUL" in err.message or "binary" in err.message
+    assert (err.file, err.line, err.code) == ("my/dump.txt", 5, Code.BINARY_FILE)
 
 
 @pytest.mark.parametrize(
@@ -200,8 +198,7 @@ def test_binary_nul(tmp_path: Path) -> None:
 def test_latin1_bytes(tmp_path: Path, newline: str, line: int) -> None:
     data = newline.join(["Ada Owner", "", "A. Author, B. Author et al.", "", "Jos\xe9 wrote this abstract.", ""])
     err = _error(_write(tmp_path, data.encode("latin-1")))
-    assert (err.file, err.line) == ("my/dump.txt", line)
-    assert "UTF-8" in err.message
+    assert (err.file, err.line, err.code) == ("my/dump.txt", line, Code.NOT_UTF8)
 
 
 @pytest.mark.parametrize(
@@ -218,14 +215,14 @@ def test_latin1_bytes(tmp_path: Path, newline: str, line: int) -> None:
 )
 def test_author_line_without_abstract(tmp_path: Path, text: str, line: int) -> None:
     err = _error(_write(tmp_path, text))
-    assert (err.file, err.line) == ("my/dump.txt", line)
-    assert "abstract" in err.message
+    assert (err.file, err.line, err.code) == ("my/dump.txt", line, Code.BAD_DUMP)
+    assert "abstract" in err.message  # one code for a dump out of shape: the message says what is missing
 
 
 def test_category_line_without_record(tmp_path: Path) -> None:
     text = ARXIV_OK + "\ncs.CV↗\n"
     err = _error(_write(tmp_path, text))
-    assert (err.file, err.line) == ("my/dump.txt", 15)
+    assert (err.file, err.line, err.code) == ("my/dump.txt", 15, Code.BAD_DUMP)
     assert "category" in err.message
 
 
@@ -233,20 +230,20 @@ def test_category_line_without_record(tmp_path: Path) -> None:
 def test_truncated_arxiv_block(tmp_path: Path, end: str) -> None:
     text = ARXIV_OK + "\narXiv2019" + end
     err = _error(_write(tmp_path, text))
-    assert (err.file, err.line) == ("my/dump.txt", 15)
+    assert (err.file, err.line, err.code) == ("my/dump.txt", 15, Code.BAD_DUMP)
 
 
 def test_arxiv_block_with_too_many_lines(tmp_path: Path) -> None:
     text = ARXIV_OK.replace("An abstract (with a parenthesis).\n", "An abstract (one).\n\nAnother (two).\n")
     err = _error(_write(tmp_path, text))
-    assert (err.file, err.line) == ("my/dump.txt", 13)
+    assert (err.file, err.line, err.code) == ("my/dump.txt", 13, Code.BAD_DUMP)
 
 
 def test_unrecognized_dump(tmp_path: Path) -> None:
     err = _error(_write(tmp_path, "\n\nThis: is not a dump.\n\nNor is this: really.\n"))
-    assert (err.file, err.line) == ("my/dump.txt", 3)
+    assert (err.file, err.line, err.code) == ("my/dump.txt", 3, Code.UNKNOWN_FORMAT)
 
 
 def test_missing_file(tmp_path: Path) -> None:
     err = _error(tmp_path / "nope.txt")
-    assert err.file == "my/dump.txt"
+    assert (err.file, err.code) == ("my/dump.txt", Code.UNREADABLE)

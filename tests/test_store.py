@@ -10,7 +10,7 @@ from pybtex.database.input.bibtex import Parser
 
 from conftest import SEEDS, SOURCES_DIR, seed_paths
 from readinglist.cli import main
-from readinglist.errors import ReadingListError
+from readinglist.errors import Code, ReadingListError
 from readinglist.latex import to_text
 from readinglist.model import SourceRef, Work
 from readinglist.sources import read_dump
@@ -420,7 +420,7 @@ def test_bad_dump_leaves_existing_store_unchanged(tmp_path: Path, seed_bib_text:
     order = [sources / "jun-yang.txt", extra, sources / "zz-bad.txt", sources / "xin-liu.txt"]
     with pytest.raises(ReadingListError) as info:
         importer.run(order, bib, tmp_path)
-    assert (info.value.file, info.value.line) == ("conf/sources/zz-bad.txt", 5)
+    assert (info.value.file, info.value.line, info.value.code) == ("conf/sources/zz-bad.txt", 5, Code.NOT_UTF8)
     assert bib.read_text(encoding="utf-8") == edited
     assert bib.stat().st_mtime_ns == mtime
     assert sorted(p.name for p in tmp_path.iterdir()) == ["conf", "refs.bib"]  # no stray temp files
@@ -448,6 +448,7 @@ def test_cli_import_reports_and_errors(tmp_path: Path, capsys: pytest.CaptureFix
     lines = captured.err.splitlines()
     assert len(lines) == 1
     assert lines[0].startswith("readinglist: error: conf/sources/zz-bad.txt:5: ")
+    assert lines[0].endswith(" [readinglist.not-utf8]")
     assert bib.read_text(encoding="utf-8") == text
 
 
@@ -477,7 +478,7 @@ def test_unbalanced_braces(tmp_path: Path, tail: str) -> None:
     # The entry opens on line 6 and its unclosed brace is on line 7: either is the right line.
     # pybtex itself only notices at line 11 (the next entry) or 10 (the end of the file).
     err = _load_error(tmp_path, GOOD + tail)
-    assert err.line in (6, 7)
+    assert err.line in (6, 7) and err.code == Code.BAD_BIBTEX
 
 
 def test_unbalanced_braces_raise_the_tools_error(tmp_path: Path) -> None:
@@ -488,7 +489,7 @@ def test_unbalanced_braces_raise_the_tools_error(tmp_path: Path) -> None:
 
 def test_bibtex_syntax_error(tmp_path: Path) -> None:
     err = _load_error(tmp_path, GOOD + "\n@misc{b2020y,\n  title = {Y}\n  year = {2020},\n}\n")
-    assert err.line == 8  # the field after the missing comma
+    assert (err.line, err.code) == (8, Code.BAD_BIBTEX)  # the field after the missing comma
 
 
 @pytest.mark.parametrize(
@@ -501,13 +502,13 @@ def test_bibtex_syntax_error(tmp_path: Path) -> None:
 )
 def test_duplicate_key(tmp_path: Path, tail: str, line: int, key: str) -> None:
     err = _load_error(tmp_path, GOOD + tail)
-    assert err.line == line  # the second occurrence
-    assert key in err.message
+    assert (err.line, err.code) == (line, Code.DUPLICATE_KEY)  # the second occurrence
+    assert key in err.message  # as the file spells it
 
 
 def test_unknown_entry_type(tmp_path: Path) -> None:
     err = _load_error(tmp_path, GOOD + "\n% a comment\n@blogpost{b2020y,\n  title = {Y},\n}\n")
-    assert err.line == 7
+    assert (err.line, err.code) == (7, Code.BAD_BIBTEX)
     assert "blogpost" in err.message
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from conftest import SEEDS, copy_seeds
 from readinglist.config import load_config
-from readinglist.errors import ReadingListError
+from readinglist.errors import Code, ReadingListError
 from readinglist.model import Library, Note
 from readinglist.render.cards import cards
 from readinglist.render.frontmatter import STATUSES, status_of
@@ -70,8 +70,8 @@ def test_a_bad_value_is_one_line_naming_the_note_and_line(tmp_path: Path, front:
     path = _note(tmp_path, front)
     with pytest.raises(ReadingListError) as info:
         read_note(path)
-    assert str(info.value).startswith(f"{path}:{line}: {problem}")
-    assert "\n" not in str(info.value)
+    assert str(info.value).startswith(f"{path}:{line}: {problem}")  # names the allowed values
+    assert "\n" not in str(info.value) and info.value.code == Code.BAD_FRONT_MATTER
 
 
 # --- badges and counts -----------------------------------------------------------------------------

@@ -6,17 +6,16 @@ record's categories from it. Not to be confused with the user's topics (``conf/t
 
 from __future__ import annotations
 
-import tomllib
 from functools import lru_cache
-from importlib.resources import files
 from typing import Any
+
+from .tomlfile import package_toml
 
 
 @lru_cache(maxsize=1)
 def entries() -> tuple[dict[str, Any], ...]:
     """Every category of the file (aliases too, as ``alias_of``), in its order."""
-    text = files("readinglist").joinpath("data/arxiv_taxonomy.toml").read_text(encoding="utf-8")
-    return tuple(tomllib.loads(text)["category"])
+    return tuple(package_toml("arxiv_taxonomy.toml")["category"])
 
 
 @lru_cache(maxsize=1)  # every entry a reader sees asks which of its keywords are categories

@@ -17,7 +17,7 @@ from pathlib import Path
 from types import FrameType
 
 from .config import Config, load_config
-from .errors import ReadingListError
+from .errors import Code, ReadingListError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -76,7 +76,7 @@ def _import(args: argparse.Namespace, config: Config) -> int:
 
     sources = args.sources or config.source_paths()
     if not sources:
-        raise ReadingListError(f"no source files match {list(config.sources)}", config.root)
+        raise ReadingListError(f"no source files match {list(config.sources)}", config.root, code=Code.BAD_SOURCES)
     if args.bib:
         print("readinglist: --bib is deprecated; it names the store (use --store)", file=sys.stderr)
     bib = args.store or args.bib or config.bib_path

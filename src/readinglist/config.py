@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
-import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
-from .errors import ReadingListError, not_utf8
+from .errors import Code, ReadingListError
+from .tomlfile import read_toml
 
 CONFIG_FILE = Path("conf") / "readinglist.toml"
 
@@ -66,30 +65,8 @@ def load_config(root: Path) -> Config:
         return Config(root=root)
     site = read_toml(path).get("site", {})
     if not isinstance(site, dict):
-        raise ReadingListError("site must be a table ([site] with key = value lines)", path)
+        raise ReadingListError("site must be a table ([site] with key = value lines)", path, code=Code.BAD_CONFIG)
     return Config(root=root, **_validated(site, path))
-
-
-def read_toml(path: Path) -> dict[str, Any]:
-    """A conf/*.toml file, with a one-line ``file:line: problem`` error for anything unreadable."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise not_utf8(exc, path) from None
-    except OSError as exc:
-        raise ReadingListError(f"cannot read file: {exc.strerror}", path) from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        return _toml_error(exc, path, text)
-
-
-def _toml_error(exc: tomllib.TOMLDecodeError, path: Path, text: str) -> NoReturn:
-    # Python < 3.14 puts the position only in the message: "Invalid value (at line 3, column 5)".
-    match = re.search(r"\(at (?:line (\d+), column \d+|end of document)\)$", str(exc))
-    message = str(exc)[: match.start()].strip() if match else str(exc)
-    line = (int(match.group(1)) if match.group(1) else len(text.splitlines()) or 1) if match else None
-    raise ReadingListError(f"invalid TOML: {message}", path, line) from None
 
 
 def _validated(data: dict[str, Any], path: Path) -> dict[str, Any]:
@@ -97,15 +74,16 @@ def _validated(data: dict[str, Any], path: Path) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, value in data.items():
         if name not in known:
-            raise ReadingListError(f"unknown setting [site].{name}; known: {', '.join(sorted(known))}", path)
+            message = f"unknown setting [site].{name}; known: {', '.join(sorted(known))}"
+            raise ReadingListError(message, path, code=Code.UNKNOWN_FIELD)
         default = getattr(Config, name)
         if isinstance(default, tuple):
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise ReadingListError(f"[site].{name} must be a list of strings", path)
+                raise ReadingListError(f"[site].{name} must be a list of strings", path, code=Code.BAD_CONFIG)
             value = tuple(value)
         elif isinstance(default, float) and isinstance(value, int):
             value = float(value)
         elif not isinstance(value, type(default)) or isinstance(value, bool) != isinstance(default, bool):
-            raise ReadingListError(f"[site].{name} must be a {type(default).__name__}", path)
+            raise ReadingListError(f"[site].{name} must be a {type(default).__name__}", path, code=Code.BAD_CONFIG)
         out[name] = value
     return out

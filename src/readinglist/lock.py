@@ -20,7 +20,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from .errors import ReadingListError
+from .errors import Code, ReadingListError
 
 WAIT_NOTICE = 0.5  # seconds to wait quietly before saying what the command is waiting for
 DEFAULT_TIMEOUT = 600.0  # a build of 10,000 papers takes about five minutes
@@ -46,9 +46,13 @@ def exclusive(path: Path, what: str, timeout: float = DEFAULT_TIMEOUT) -> Iterat
             print(f"readinglist: waiting for another {what} to finish ({lock_path(path)})", file=sys.stderr)
             lock.acquire(timeout=max(timeout - WAIT_NOTICE, 0))
     except Timeout:
-        raise ReadingListError(f"another {what} still holds the lock after {timeout:.0f} s", lock_path(path)) from None
+        raise ReadingListError(
+            f"another {what} still holds the lock after {timeout:.0f} s", lock_path(path), code=Code.LOCK_HELD
+        ) from None
     except OSError as exc:
-        raise ReadingListError(f"cannot lock for the {what}: {exc.strerror}", lock_path(path)) from None
+        raise ReadingListError(
+            f"cannot lock for the {what}: {exc.strerror}", lock_path(path), code=Code.UNWRITABLE
+        ) from None
     try:
         yield
     finally:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from . import __version__
 from .chars import strip_unsafe
-from .errors import ReadingListError
+from .errors import Code, ReadingListError
 from .writer import umask
 
 SUFFIX = ".tmpl"
@@ -54,9 +54,11 @@ def init(root: Path, title: str = "", force: bool = False) -> InitReport:
 
 def _check_folder(root: Path, force: bool) -> None:
     if root.exists() and not root.is_dir():
-        raise ReadingListError("exists and is not a folder", root)
+        raise ReadingListError("exists and is not a folder", root, code=Code.INIT_REFUSED)
     if root.is_dir() and any(root.iterdir()) and not force:
-        raise ReadingListError("is not empty; choose a new folder, or --force to add only the missing files", root)
+        raise ReadingListError(
+            "is not empty; choose a new folder, or --force to add only the missing files", root, code=Code.INIT_REFUSED
+        )
     root.mkdir(parents=True, exist_ok=True)
 
 
@@ -74,7 +76,7 @@ def _templates(folder: Traversable | None = None, prefix: str = "") -> Iterator[
 def _values(title: str) -> dict[str, str]:
     clean = " ".join(strip_unsafe(title).split())
     if not clean:
-        raise ReadingListError(f"the title {title!r} has no visible characters")
+        raise ReadingListError(f"the title {title!r} has no visible characters", code=Code.BAD_ARGUMENT)
     return {
         "title": clean,
         # JSON's string escapes are TOML's: a quote or a backslash in the title stays text.

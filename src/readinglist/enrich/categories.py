@@ -9,15 +9,14 @@ shipped as ``data/arxiv_taxonomy.toml``), and the words in it that name a field
 from __future__ import annotations
 
 import re
-import tomllib
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib.resources import files
 
 import numpy as np
 
 from .. import arxiv_categories
+from ..tomlfile import package_toml
 from .similarity import Corpus
 
 VOTERS = 5  # categorized neighbours that vote on a paper without a category (similarity keeps 24)
@@ -58,7 +57,7 @@ class FieldWords:
 
 @lru_cache(maxsize=1)
 def field_words() -> tuple[FieldWords, ...]:
-    data = tomllib.loads(files("readinglist").joinpath("data/field_words.toml").read_text(encoding="utf-8"))
+    data = package_toml("field_words.toml")
     return tuple(
         FieldWords(re.compile(r"\b(?:" + "|".join(map(re.escape, f["words"])) + r")\b", re.I), tuple(f["categories"]))
         for f in data["field"]

@@ -16,9 +16,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..config import read_toml
-from ..errors import ReadingListError
+from ..errors import Code, ReadingListError
 from ..model import Topic
+from ..tomlfile import read_toml
 
 ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_ID = 64
@@ -41,11 +41,11 @@ class _Lines:
 
 def load_taxonomy(path: Path) -> tuple[Topic, ...]:
     if not path.exists():
-        raise ReadingListError("topic taxonomy not found", path)
+        raise ReadingListError("topic taxonomy not found", path, code=Code.MISSING_FILE)
     data = read_toml(path)
     raw_topics = data.get("topic", [])
     if not isinstance(raw_topics, list) or not raw_topics:
-        raise ReadingListError("the taxonomy defines no [[topic]]", path)
+        raise ReadingListError("the taxonomy defines no [[topic]]", path, code=Code.BAD_TOPICS)
     lines = _lines(path.read_text(encoding="utf-8"), raw_topics)
     topics = tuple(_topic(raw, path, i, lines[i - 1]) for i, raw in enumerate(raw_topics, 1))
     _unique([(t.id, where.line if where else None) for t, where in zip(topics, lines, strict=True)], "topic", path)
@@ -83,14 +83,19 @@ def _topic(raw: object, path: Path, index: int, where: _Lines | None) -> Topic:
     _check_reserved(topic.id, path, line)
     raw_subs = raw.get(SUB, []) if isinstance(raw, dict) else []
     if not isinstance(raw_subs, list):
-        raise ReadingListError(f"topic {topic.id!r}: {SUB!r} must be [[topic.{SUB}]] tables", path, line)
+        raise ReadingListError(
+            f"topic {topic.id!r}: {SUB!r} must be [[topic.{SUB}]] tables", path, line, code=Code.BAD_TOPICS
+        )
     subs = []
     for i, raw_sub in enumerate(raw_subs, 1):
         sub_line = where.subs[i - 1] if where else line
         sub = _fields(raw_sub, f"subtopic #{i} of {topic.id!r}", FIELDS, path, sub_line)
         if not sub.categories and not sub.keywords:
             raise ReadingListError(
-                f"subtopic {sub.id!r} of {topic.id!r} selects no paper: give it keywords or categories", path, sub_line
+                f"subtopic {sub.id!r} of {topic.id!r} selects no paper: give it keywords or categories",
+                path,
+                sub_line,
+                code=Code.BAD_TOPICS,
             )
         subs.append((sub, sub_line))
     _unique([(s.id, n) for s, n in subs], "subtopic", path)
@@ -102,15 +107,20 @@ def _fields(raw: object, name: str, known: tuple[str, ...], path: Path, line: in
     """One ``[[topic]]`` or ``[[topic.sub]]`` table's own fields, checked (``name`` says which)."""
     if not isinstance(raw, dict):
         header = "[[topic]]" if SUB in known else f"[[topic.{SUB}]]"
-        raise ReadingListError(f"{name} must be a table ({header} with key = value lines)", path, line)
+        raise ReadingListError(
+            f"{name} must be a table ({header} with key = value lines)", path, line, code=Code.BAD_TOPICS
+        )
     for field in ("id", "title"):
         if field not in raw:
-            raise ReadingListError(f"{name} lacks the {field!r} field", path, line)
+            raise ReadingListError(f"{name} lacks the {field!r} field", path, line, code=Code.BAD_TOPICS)
     unknown = [key for key in raw if key not in known]
     if unknown:
         nested = " (subtopics do not nest)" if SUB in unknown else ""
         raise ReadingListError(
-            f"{name} has an unknown field {unknown[0]!r}{nested}; the fields are {', '.join(known)}", path, line
+            f"{name} has an unknown field {unknown[0]!r}{nested}; the fields are {', '.join(known)}",
+            path,
+            line,
+            code=Code.UNKNOWN_FIELD,
         )
     topic = Topic(
         id=_string(raw, "id", path, line),
@@ -128,21 +138,23 @@ def _unique(ids: list[tuple[str, int | None]], what: str, path: Path) -> None:
     for topic_id, line in ids:
         if topic_id in first:
             where = f" (first at line {first[topic_id]})" if first[topic_id] else ""
-            raise ReadingListError(f"duplicate {what} id {topic_id!r}{where}", path, line)
+            raise ReadingListError(f"duplicate {what} id {topic_id!r}{where}", path, line, code=Code.BAD_TOPIC_ID)
         first[topic_id] = line
 
 
 def _string(raw: dict[str, object], name: str, path: Path, line: int | None) -> str:
     value = raw.get(name, "")
     if not isinstance(value, str):
-        raise ReadingListError(f"topic field {name!r} must be a string, not {type(value).__name__}", path, line)
+        raise ReadingListError(
+            f"topic field {name!r} must be a string, not {type(value).__name__}", path, line, code=Code.BAD_TOPICS
+        )
     return value
 
 
 def _strings(raw: dict[str, object], name: str, path: Path, line: int | None) -> tuple[str, ...]:
     value = raw.get(name, [])
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ReadingListError(f"topic field {name!r} must be a list of strings", path, line)
+        raise ReadingListError(f"topic field {name!r} must be a list of strings", path, line, code=Code.BAD_TOPICS)
     return tuple(value)
 
 
@@ -153,11 +165,15 @@ def _check_id(topic_id: str, path: Path, line: int | None) -> None:
             f"hyphens, at most {MAX_ID} characters",
             path,
             line,
+            code=Code.BAD_TOPIC_ID,
         )
 
 
 def _check_reserved(topic_id: str, path: Path, line: int | None) -> None:
     if topic_id in RESERVED_IDS:
         raise ReadingListError(
-            f"topic id {topic_id!r} is reserved: the generator writes topics/{topic_id}.md", path, line
+            f"topic id {topic_id!r} is reserved: the generator writes topics/{topic_id}.md",
+            path,
+            line,
+            code=Code.BAD_TOPIC_ID,
         )

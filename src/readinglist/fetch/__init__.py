@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..errors import ReadingListError
+from ..errors import Code, ReadingListError
 from ..model import RawRecord
 from . import arxiv, crossref, web
 from .cache import Cache
@@ -43,7 +43,7 @@ def _arxiv_records(idents: list[Identifier], cache: Cache) -> dict[Identifier, R
         for ident in batch:
             record = arxiv.record_for(ident, records)
             if record is None:
-                raise ReadingListError("not found by the arXiv API", ident.label)
+                raise ReadingListError("not found by the arXiv API", ident.label, code=Code.NOT_FOUND)
             cache.put(ident, text)  # the whole answer: parsing picks this id's entry out of it
             found[ident] = record
     return found

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import replace
 from urllib.parse import urlencode
 
-from ..errors import ReadingListError
+from ..errors import Code, ReadingListError
 from ..latex import dump_to_latex
 from ..model import RawRecord, SourceRef
 from .ids import Identifier
@@ -31,14 +31,16 @@ def parse(text: str, who: str, asked: tuple[Identifier, ...] = ()) -> dict[str, 
     try:
         feed = ET.fromstring(text)
     except ET.ParseError as exc:
-        raise ReadingListError(f"the arXiv API sent an answer that is not Atom XML ({exc})", who) from None
+        raise ReadingListError(
+            f"the arXiv API sent an answer that is not Atom XML ({exc})", who, code=Code.BAD_ANSWER
+        ) from None
     found = {}
     for entry in feed.iter(ATOM + "entry"):
         abs_url = _text(entry, "id")
         if "/api/errors" in abs_url:
             said = _text(entry, "summary") or "error"
             named = next((i.label for i in asked if i.value in said.split()), who)
-            raise ReadingListError(f"the arXiv API says: {said}", named)
+            raise ReadingListError(f"the arXiv API says: {said}", named, code=Code.BAD_ANSWER)
         eprint = abs_url.rpartition("/abs/")[2]
         if eprint and _text(entry, "title"):
             found[_VERSION.sub("", eprint)] = _record(entry, eprint)

@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import quote
 
-from ..errors import ReadingListError
+from ..errors import Code, ReadingListError
 from ..latex import dump_to_latex
 from ..model import RawRecord, SourceRef
 from .ids import Identifier
@@ -33,10 +33,12 @@ def parse(text: str, ident: Identifier) -> RawRecord:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ReadingListError(f"the Crossref API sent an answer that is not JSON ({exc})", ident.label) from None
+        raise ReadingListError(
+            f"the Crossref API sent an answer that is not JSON ({exc})", ident.label, code=Code.BAD_ANSWER
+        ) from None
     message = data.get("message") if isinstance(data, dict) else None
     if not isinstance(message, dict) or not _first(message, "title"):
-        raise ReadingListError("the Crossref API sent no work with a title", ident.label)
+        raise ReadingListError("the Crossref API sent no work with a title", ident.label, code=Code.BAD_ANSWER)
     entry_type = TYPES.get(str(message.get("type", "")), "misc")
     year, month = _date(message)
     return RawRecord(

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote
 
-from ..errors import ReadingListError
+from ..errors import Code, ReadingListError
 
 # New-style ids (0704.0001 onwards) and old-style ones (hep-th/9901001), each with an optional version.
 _ARXIV = re.compile(r"^(?P<id>(?:\d{4}\.\d{4,5}|[a-z]+(?:-[a-z]+)*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?)$")
@@ -49,7 +49,9 @@ def parse_identifier(text: str) -> Identifier:
     if _DOI.match(doi):
         from_arxiv = _ARXIV_DOI.match(doi)
         return (from_arxiv and _arxiv(from_arxiv["id"])) or Identifier("crossref", doi)
-    raise ReadingListError("not an arXiv id (arXiv:2101.00001) or a DOI (10.1145/3458817.3476209)", raw or '""')
+    raise ReadingListError(
+        "not an arXiv id (arXiv:2101.00001) or a DOI (10.1145/3458817.3476209)", raw or '""', code=Code.BAD_ARGUMENT
+    )
 
 
 def _arxiv(text: str) -> Identifier | None:

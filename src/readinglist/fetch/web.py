@@ -13,7 +13,7 @@ import urllib.request
 from urllib.parse import urlsplit
 
 from .. import __version__
-from ..errors import ReadingListError
+from ..errors import Code, ReadingListError
 
 BASES = {
     "arxiv": ("READINGLIST_ARXIV_API", "https://export.arxiv.org/api/query"),
@@ -28,7 +28,7 @@ def base_url(kind: str) -> str:
     variable, default = BASES[kind]
     url = os.environ.get(variable) or default
     if urlsplit(url).scheme not in ("http", "https"):
-        raise ReadingListError(f"{variable} must be an http(s) URL, not {url!r}")
+        raise ReadingListError(f"{variable} must be an http(s) URL, not {url!r}", code=Code.BAD_CONFIG)
     return url
 
 
@@ -41,13 +41,15 @@ def get(url: str, kind: str, who: str) -> str:
             data: bytes = response.read(MAX_BYTES + 1)
     except urllib.error.HTTPError as exc:
         if exc.code == 404:
-            raise ReadingListError(f"not found by the {service} (HTTP 404)", who) from None
-        raise ReadingListError(f"the {service} answered HTTP {exc.code} {exc.reason}; try again later", who) from None
+            raise ReadingListError(f"not found by the {service} (HTTP 404)", who, code=Code.NOT_FOUND) from None
+        raise ReadingListError(
+            f"the {service} answered HTTP {exc.code} {exc.reason}; try again later", who, code=Code.BAD_ANSWER
+        ) from None
     except (urllib.error.URLError, http.client.HTTPException, OSError) as exc:
         reason = exc.reason if isinstance(exc, urllib.error.URLError) else exc
-        raise ReadingListError(f"cannot reach the {service} (offline?): {reason}", who) from None
+        raise ReadingListError(f"cannot reach the {service} (offline?): {reason}", who, code=Code.UNREACHABLE) from None
     if len(data) > MAX_BYTES:
-        raise ReadingListError(f"the {service} sent more than {MAX_BYTES} bytes; not read", who)
+        raise ReadingListError(f"the {service} sent more than {MAX_BYTES} bytes; not read", who, code=Code.BAD_ANSWER)
     return data.decode("utf-8", errors="replace")
 
 

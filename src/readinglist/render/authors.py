@@ -14,6 +14,7 @@ from ..model import Author, Library, Paper, Topic
 from .charts import author_min, chart, topic_stack
 from .environment import render
 from .escape import Md, md_text
+from .inputs import Inputs
 from .links import AUTHORS, link_list, newest_first, plural, url
 from .workflow import LABELS, Notes, status
 
@@ -34,6 +35,10 @@ def initial(author: Author) -> str:
 def author_urls(library: Library) -> dict[str, str]:
     """Author id -> ``rl:`` URL of the author's section."""
     return {a.id: url(f"{AUTHORS}/{initial(a)}", f"author-{a.id}") for a in library.authors}
+
+
+def author_listings(inputs: Inputs) -> dict[str, str]:
+    return author_pages(inputs.library, inputs.meta())
 
 
 def author_pages(library: Library, notes: Notes | None = None) -> dict[str, str]:

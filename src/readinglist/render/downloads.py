@@ -15,7 +15,13 @@ from .bibliography import derive
 from .bibsets import ALL, bib_set, csl_path, set_name
 from .export import csl_item, csl_line, csl_lines
 from .feeds import feed_files
+from .inputs import Inputs
 from .reading import tagged
+
+
+def exports(inputs: Inputs) -> dict[str, str]:
+    """The feeds (``feeds/``) and the downloads of the topics, the tags and the list."""
+    return export_files(inputs.library, inputs.notes, inputs.bibtex, inputs.site)
 
 
 def export_files(

@@ -29,7 +29,7 @@ from yaml.events import AliasEvent, CollectionStartEvent, ScalarEvent
 from yaml.nodes import MappingNode, Node, ScalarNode
 
 from ..enrich.starthere import PRIORITY_WORDS, priority_rank
-from ..errors import ReadingListError
+from ..errors import Code, ReadingListError
 
 STATUSES = ("to-read", "reading", "read", "skipped")
 # Words accepted for a status, and the status each counts as. ``skimmed`` was a fifth status
@@ -60,12 +60,18 @@ def parse(text: str, path: Path, first_line: int) -> dict[str, Any]:
         if node is None:
             return {}
         if not isinstance(node, MappingNode):
-            raise ReadingListError("front matter must be a mapping (key: value lines)", path, first_line)
+            raise ReadingListError(
+                "front matter must be a mapping (key: value lines)", path, first_line, code=Code.BAD_FRONT_MATTER
+            )
         return dict(_pairs(loader, node, path, first_line))
     except yaml.YAMLError as exc:
-        raise ReadingListError(f"invalid front matter: {_one_line(exc)}", path, _line(exc, text, first_line)) from None
+        raise ReadingListError(
+            f"invalid front matter: {_one_line(exc)}", path, _line(exc, text, first_line), code=Code.BAD_FRONT_MATTER
+        ) from None
     except RecursionError:
-        raise ReadingListError("invalid front matter: nested too deeply", path, first_line) from None
+        raise ReadingListError(
+            "invalid front matter: nested too deeply", path, first_line, code=Code.BAD_FRONT_MATTER
+        ) from None
 
 
 def _pairs(loader: NoAliasLoader, node: MappingNode, path: Path, first_line: int) -> list[tuple[str, Any]]:
@@ -75,15 +81,17 @@ def _pairs(loader: NoAliasLoader, node: MappingNode, path: Path, first_line: int
         line = key_node.start_mark.line + first_line
         if not isinstance(key_node, ScalarNode) or key_node.tag != STRING_TAG:
             shown = key_node.value if isinstance(key_node, ScalarNode) else "a collection"
-            raise ReadingListError(f"front matter key {shown!r} must be a string (quote it)", path, line)
+            raise ReadingListError(
+                f"front matter key {shown!r} must be a string (quote it)", path, line, code=Code.BAD_FRONT_MATTER
+            )
         key = str(key_node.value)
         if key in seen:
-            raise ReadingListError(f"front matter key {key!r} appears twice", path, line)
+            raise ReadingListError(f"front matter key {key!r} appears twice", path, line, code=Code.BAD_FRONT_MATTER)
         seen.add(key)
         value = loader.construct_object(value_node, deep=True)
         problem = check(key, value)
         if problem:
-            raise ReadingListError(f"front matter {key!r}: {problem}", path, line)
+            raise ReadingListError(f"front matter {key!r}: {problem}", path, line, code=Code.BAD_FRONT_MATTER)
         pairs.append((key, value))
     return pairs
 

@@ -15,10 +15,15 @@ from .charts import chart, subtopic_stack
 from .environment import render
 from .escape import Md, clean, fence, md_text
 from .graph import topic_graph
+from .inputs import Inputs
 from .links import PAPERS, TOPICS, display_title, link_list, newest_first, plural, url
 from .workflow import progress
 
 Notes = Mapping[str, Mapping[str, Any]]  # each note's front matter, by page slug
+
+
+def topic_listings(inputs: Inputs) -> dict[str, str]:
+    return topic_pages(inputs.library, inputs.meta(), inputs.graph)
 
 
 def topic_pages(library: Library, notes: Notes | None = None, graph: bool = True) -> dict[str, str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..chars import strip_unsafe
-from ..errors import ReadingListError, not_utf8
+from ..errors import Code, ReadingListError, not_utf8
 from ..model import Note
 from ..sources.text import read_regular
 from . import frontmatter
@@ -32,7 +32,7 @@ def read_note(path: Path) -> Note:
         return Note(path, 0, {}, bool(text.strip()))
     end = next((i for i, line in enumerate(lines[1:], 1) if line.strip() in ("---", "...")), None)
     if end is None:
-        raise ReadingListError("front matter opened with '---' is never closed", path, 1)
+        raise ReadingListError("front matter opened with '---' is never closed", path, 1, code=Code.BAD_FRONT_MATTER)
     # Characters the pipeline never keeps go before YAML sees them (PyYAML refuses some).
     meta = frontmatter.parse(strip_unsafe("\n".join(lines[1:end])), path, 2)
     return Note(path, end + 1, meta, any(line.strip() for line in lines[end + 1 :]))

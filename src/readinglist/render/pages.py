@@ -1,4 +1,5 @@
-"""All generated pages of a site, as ``{path relative to docs/: MyST text}``."""
+"""All generated pages of a site, as ``{path relative to docs/: MyST text}``: what the renderers
+that ``registry.KINDS`` names write, and the landing page's renderer."""
 
 from __future__ import annotations
 
@@ -7,16 +8,13 @@ from collections.abc import Collection
 from ..chars import strip_unsafe
 from ..model import Library, Note
 from . import registry
-from .authors import author_pages, author_urls
 from .bibliography import bibliography_files
 from .charts import chart, topic_stack
-from .downloads import export_files
 from .environment import render
 from .escape import Md
-from .links import PAPERS, TOPICS, plural, url
-from .listings import topic_pages, years_page
-from .paper import paper_page
-from .reading import reading_pages
+from .inputs import Inputs
+from .links import TOPICS, plural, url
+from .listings import years_page
 from .workflow import progress, recent_block
 
 
@@ -30,28 +28,22 @@ def site_pages(
     only: Collection[str] | None = None,
     fixed: dict[str, str] | None = None,
 ) -> dict[str, str]:
-    """``about`` are the hand-written pages (docnames) the landing page's "About" menu lists;
-    ``graph``: related-work graphs on paper and topic pages ([site] graph); ``only``: the slugs
-    of the paper pages to render (all if None): a paper page shows no other paper's note, so
-    after a note edit the generator renders that note's page and every listing (site/pagestate.py);
-    ``fixed``: the pages no note shows on (:func:`library_pages`), if the caller has them."""
-    by_key = library.by_key()
-    authors = author_urls(library)
-    pages = {
-        f"{PAPERS}/{p.slug}.md": paper_page(
-            p, by_key, notes.get(p.slug), bibtex.get(p.key, ""), library, authors, graph
-        )
-        for p in library.papers
-        if only is None or p.slug in only
-    }
-    pages.update(topic_pages(library, {slug: note.meta for slug, note in notes.items()}, graph))
-    pages.update(author_pages(library, {slug: note.meta for slug, note in notes.items()}))
-    pages.update(reading_pages(library, {slug: note.meta for slug, note in notes.items()}))  # tags/, queue.md
-    pages.update(library_pages(library, bibtex) if fixed is None else fixed)
-    pages.update(export_files(library, notes, bibtex, site))  # feeds/, and downloads/ of topics, tags, the list
-    pages["index.md"] = index_page(library, site, about, notes)
+    """The arguments are :class:`Inputs`' (render/inputs.py), which each renderer is given."""
+    inputs = Inputs(library, notes, bibtex, site, about, graph, only, fixed)
+    pages: dict[str, str] = {}
+    for renderer in registry.renderers():
+        pages.update(renderer(inputs))
     # Every value is cleaned where it is printed; this pass is the policy's last line (chars.py).
     return {path: strip_unsafe(text) for path, text in pages.items()}
+
+
+def fixed_pages(inputs: Inputs) -> dict[str, str]:
+    """The year list and the bibliography: the caller's copy, if it has one (the enrichment cache)."""
+    return library_pages(inputs.library, inputs.bibtex) if inputs.fixed is None else inputs.fixed
+
+
+def landing_page(inputs: Inputs) -> dict[str, str]:
+    return {"index.md": index_page(inputs.library, inputs.site, inputs.about, inputs.notes)}
 
 
 def library_pages(library: Library, bibtex: dict[str, str]) -> dict[str, str]:

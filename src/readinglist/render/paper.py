@@ -6,15 +6,30 @@ from .. import arxiv_categories
 from ..enrich.credit import work_credit
 from ..model import Library, Link, Note, Paper, Work
 from .about import about_record, reader_source
+from .authors import author_urls
 from .cite import citation, cite_menu
 from .environment import render
 from .escape import Md, clean, directive, md_text, safe_token
 from .graph import paper_graph
+from .inputs import Inputs
 from .latexmd import latex_to_md
-from .links import TOPICS, UNTITLED, display_title, json_string, link_list, one_line, url
+from .links import PAPERS, TOPICS, UNTITLED, display_title, json_string, link_list, one_line, url
 from .reading import tag_link
 from .venue import extra_of, keywords_of, kind, links, venue
 from .workflow import reading_line
+
+
+def paper_pages(inputs: Inputs) -> dict[str, str]:
+    """Every paper's page, or only those of ``inputs.only``."""
+    library, only = inputs.library, inputs.only
+    by_key, authors = library.by_key(), author_urls(library)
+    return {
+        f"{PAPERS}/{p.slug}.md": paper_page(
+            p, by_key, inputs.notes.get(p.slug), inputs.bibtex.get(p.key, ""), library, authors, inputs.graph
+        )
+        for p in library.papers
+        if only is None or p.slug in only
+    }
 
 
 def paper_page(

@@ -20,6 +20,7 @@ from .bibsets import set_links, set_name
 from .cards import version_labels
 from .environment import render
 from .escape import Md, clean, fence, md_text
+from .inputs import Inputs
 from .links import PAPERS, TOPICS, display_title, newest_first, plural, url
 from .workflow import LABELS, Notes, group_status, status
 
@@ -49,6 +50,11 @@ def tagged(library: Library, notes: Notes) -> dict[str, tuple[str, list[Paper]]]
             if tag:
                 found.setdefault(tag_slug(tag), (tag, []))[1].append(paper)
     return dict(sorted(found.items(), key=lambda item: (item[1][0].casefold(), item[0])))
+
+
+def reading_listings(inputs: Inputs) -> dict[str, str]:
+    """The reading queue (``queue.md``), the tag pages (``tags/``) and their index."""
+    return reading_pages(inputs.library, inputs.meta())
 
 
 def reading_pages(library: Library, notes: Notes) -> dict[str, str]:

@@ -2,14 +2,19 @@
 
 The generator, the manifest, the Sphinx adapter, the page template and ``nox -s serve`` used to
 repeat these folder names and page names in lists of their own, and the lists drifted. Now each
-of them asks this table: a new kind of page or asset is one row here.
+of them asks this table: a new kind of page or asset is one row here, naming its renderer.
 """
 
 from __future__ import annotations
 
+import importlib
 import re
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .inputs import Renderer
 
 
 class Search(Enum):
@@ -27,7 +32,10 @@ class Kind:
 
     ``folder``: its folder under docs/ ("" for a single page at the root, named ``docname``);
     ``menu``: the docname the landing page's toctree lists for it ("" if none);
-    ``suffixes``: the file types the generator may write there.
+    ``suffixes``: the file types the generator may write there;
+    ``render``: ``module:function`` under render/ that renders it from an ``Inputs``
+    (``render/inputs.py``), imported when pages are rendered, not with this table: the renderers
+    import the table's folders. "" when another row's renderer writes it too, or site/ does.
     """
 
     name: str
@@ -36,6 +44,7 @@ class Kind:
     menu: str = ""
     search: Search = Search.FULL
     suffixes: tuple[str, ...] = (".md",)
+    render: str = ""
 
     def holds(self, docname: str) -> bool:
         """True when ``docname`` (a page's name, without suffix) is of this kind."""
@@ -43,19 +52,21 @@ class Kind:
 
 
 KINDS = (
-    Kind("landing page", docname="index", search=Search.LIGHT),
-    Kind("paper", folder="papers", search=Search.PAPER),
-    Kind("topic", folder="topics", menu="topics/index", search=Search.LIGHT),
-    Kind("author", folder="authors", menu="authors/index", search=Search.NONE),
-    Kind("year list", docname="years", menu="years", search=Search.NONE),
-    Kind("reading queue", docname="queue", menu="queue", search=Search.NONE),  # render/reading.py
-    Kind("tag", folder="tags", menu="tags/index", search=Search.NONE),
+    Kind("landing page", docname="index", search=Search.LIGHT, render="pages:landing_page"),
+    Kind("paper", folder="papers", search=Search.PAPER, render="paper:paper_pages"),
+    Kind("topic", folder="topics", menu="topics/index", search=Search.LIGHT, render="listings:topic_listings"),
+    Kind("author", folder="authors", menu="authors/index", search=Search.NONE, render="authors:author_listings"),
+    # with the bibliography: the pages no note shows on, kept by the enrichment cache
+    Kind("year list", docname="years", menu="years", search=Search.NONE, render="pages:fixed_pages"),
+    Kind("reading queue", docname="queue", menu="queue", search=Search.NONE, render="reading:reading_listings"),
+    Kind("tag", folder="tags", menu="tags/index", search=Search.NONE),  # by the reading queue's renderer
     Kind("bibliography", docname="bibliography", menu="bibliography", search=Search.NONE, suffixes=(".md", ".bib")),
-    Kind("download", folder="downloads", search=Search.NONE, suffixes=(".bib", ".json")),
-    Kind("chart", folder="charts", search=Search.NONE, suffixes=(".svg",)),  # render/charts.py
-    Kind("feed", folder="feeds", search=Search.NONE, suffixes=(".xml", ".json")),  # render/feeds.py
-    Kind("records", docname="records", search=Search.NONE, suffixes=(".json",)),
-    Kind("citation cache", docname=".readinglist-citations", search=Search.NONE, suffixes=(".json",)),
+    # the topics', tags' and feeds' files; the whole list's .bib is the bibliography's
+    Kind("download", folder="downloads", search=Search.NONE, suffixes=(".bib", ".json"), render="downloads:exports"),
+    Kind("chart", folder="charts", search=Search.NONE, suffixes=(".svg",)),  # drawn by the pages (render/charts.py)
+    Kind("feed", folder="feeds", search=Search.NONE, suffixes=(".xml", ".json")),  # render/feeds.py, by downloads
+    Kind("records", docname="records", search=Search.NONE, suffixes=(".json",)),  # site/records.py
+    Kind("citation cache", docname=".readinglist-citations", search=Search.NONE, suffixes=(".json",)),  # citecache
 )
 BY_NAME = {kind.name: kind for kind in KINDS}
 PROTECTED = ("notes",)  # folders under docs/ that hold only people's files: no kind may live there
@@ -66,6 +77,17 @@ AUTHORS = BY_NAME["author"].folder
 DOWNLOADS = BY_NAME["download"].folder
 FEEDS = BY_NAME["feed"].folder
 FEED_INDEX = f"{FEEDS}/index.json"  # docname -> the feeds its page advertises ("*": every page)
+
+
+def renderers() -> list[Renderer]:
+    """The renderers the rows name, in the table's order."""
+    return [_imported(kind.render) for kind in KINDS if kind.render]
+
+
+def _imported(name: str) -> Renderer:
+    module, _, function = name.partition(":")
+    renderer: Renderer = getattr(importlib.import_module(f"{__package__}.{module}"), function)
+    return renderer
 
 
 def folders() -> frozenset[str]:

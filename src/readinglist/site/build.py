@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .. import lock
 from ..config import Config
-from ..errors import ReadingListError
+from ..errors import Code, ReadingListError
 from ..writer import remove_temp_files
 from . import child, uptodate
 from .manifest import RECORDS
@@ -30,7 +30,9 @@ def locked(config: Config) -> AbstractContextManager[None]:
     try:
         config.docs_path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise ReadingListError(f"cannot create the folder: {exc.strerror}", config.docs_path) from None
+        raise ReadingListError(
+            f"cannot create the folder: {exc.strerror}", config.docs_path, code=Code.UNWRITABLE
+        ) from None
     return lock.exclusive(config.docs_path / LOCK, "build")
 
 

@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..config import Config
-from ..errors import ReadingListError
+from ..errors import Code, ReadingListError
 from ..model import Note
 from .manifest import MANIFEST, read_manifest
 
@@ -62,7 +62,7 @@ def read_input(path: Path) -> bytes:
     except FileNotFoundError:
         return b"-"
     except OSError as exc:  # unreadable, or a directory: one line, not a traceback
-        raise ReadingListError(f"cannot read: {exc.strerror or exc}", path) from None
+        raise ReadingListError(f"cannot read: {exc.strerror or exc}", path, code=Code.UNREADABLE) from None
 
 
 def stamp_text(docs: Path, fingerprint: str) -> str:

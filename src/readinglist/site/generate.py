@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..config import Config
-from ..errors import ReadingListError
+from ..errors import Code, ReadingListError
 from ..model import Note
 from ..render import registry
 from ..render.notes import load_notes
@@ -144,4 +144,5 @@ def _refuse_empty(config: Config, owned: set[str]) -> None:
             f"holds no entries; generating would delete all {papers} paper pages"
             " (pass --allow-empty, or readinglist_allow_empty = True in conf.py, if that is what you want)",
             config.bib_path,
+            code=Code.EMPTY_STORE,
         )

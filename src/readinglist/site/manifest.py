@@ -12,7 +12,7 @@ import json
 from collections.abc import Collection
 from pathlib import Path, PurePosixPath
 
-from ..errors import ReadingListError
+from ..errors import Code, ReadingListError
 from ..render.registry import PROTECTED, may_write
 from ..writer import remove_temp_files, write_if_changed
 
@@ -27,7 +27,9 @@ def read_manifest(docs: Path) -> set[str]:
     except FileNotFoundError:
         return set()
     except (ValueError, UnicodeDecodeError):
-        raise ReadingListError("generator manifest is corrupt; delete it and the generated folders", path) from None
+        raise ReadingListError(
+            "generator manifest is corrupt; delete it and the generated folders", path, code=Code.BAD_MANIFEST
+        ) from None
     return {p for p in data.get("files", []) if isinstance(p, str) and is_owned_path(p)}
 
 
@@ -55,13 +57,17 @@ def sync(docs: Path, pages: dict[str, str], kept: Collection[str] = ()) -> tuple
     site/pagestate.py); return (files written, stale files deleted)."""
     owned = read_manifest(docs)
     if not set(kept) <= owned:
-        raise ReadingListError("refusing to keep files the generator did not write", docs)
+        raise ReadingListError("refusing to keep files the generator did not write", docs, code=Code.NOT_OWNED)
     for rel in pages:
         if not is_owned_path(rel):
-            raise ReadingListError(f"refusing to generate {rel!r}: outside the generated folders", docs)
+            raise ReadingListError(
+                f"refusing to generate {rel!r}: outside the generated folders", docs, code=Code.NOT_OWNED
+            )
         if rel not in owned and (docs / rel).exists():
             raise ReadingListError(
-                f"{rel} exists but was not written by readinglist; move it away to let the generator own it", docs
+                f"{rel} exists but was not written by readinglist; move it away to let the generator own it",
+                docs,
+                code=Code.NOT_OWNED,
             )
     write_manifest(docs, owned | set(pages))
     written = sum(_write(docs / rel, text) for rel, text in sorted(pages.items()))
@@ -76,7 +82,7 @@ def _write(path: Path, text: str, durable: bool = False) -> bool:
     try:
         return write_if_changed(path, text, durable=durable)
     except OSError as exc:  # a read-only docs/ folder, a full disk: the error names the file, not a temporary
-        raise ReadingListError(f"cannot write: {exc.strerror or exc}", path) from None
+        raise ReadingListError(f"cannot write: {exc.strerror or exc}", path, code=Code.UNWRITABLE) from None
 
 
 def remove_interrupted_writes(docs: Path, files: set[str]) -> int:

@@ -11,7 +11,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from ..errors import ReadingListError
+from ..errors import Code, ReadingListError
 from . import child
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"  # page.html (marks the body), search.html
@@ -74,7 +74,9 @@ def index(site: Path) -> str:
     result = child.run(command(site), capture=True)
     if result.returncode != 0 or not (site / BUNDLE / ENTRY).is_file():
         output = (result.stdout + result.stderr).strip()[-2000:] or "(no output)"
-        raise ReadingListError(f"Pagefind failed (exit status {result.returncode}):\n{output}", site)
+        raise ReadingListError(
+            f"Pagefind failed (exit status {result.returncode}):\n{output}", site, code=Code.PAGEFIND_FAILED
+        )
     # missing_ok: a build that did not hold the build lock (a second plain sphinx-build) may have
     # indexed and removed the mark first.
     (site / STALE).unlink(missing_ok=True)

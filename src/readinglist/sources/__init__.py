@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
-from ..errors import ReadingListError
+from ..errors import Code, ReadingListError
 from ..model import RawRecord, ReadResult
 from . import arxiv_listing, author_pairs, bibtex, csljson
 from .text import read_text
@@ -44,7 +44,7 @@ def read_source(path: Path, label: str | None = None) -> ReadResult:
     label = label or str(path)
     text = read_text(path, label)
     if not text.strip():
-        raise ReadingListError("the file is empty", label, 1)
+        raise ReadingListError("the file is empty", label, 1, code=Code.EMPTY_FILE)
     head = text[:HEAD]
     for reader in READERS:
         if reader.looks_like(head, path):
@@ -55,6 +55,7 @@ def read_source(path: Path, label: str | None = None) -> ReadResult:
         "an arXiv listing ('arXiv<YEAR>' lines) or an owner line followed by author/abstract pairs",
         label,
         line,
+        code=Code.UNKNOWN_FORMAT,
     )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..errors import ReadingListError
+from ..errors import Code, ReadingListError
 from ..model import RawRecord, ReadResult, SourceRef
 from .text import Line, read_text, split_lines
 
@@ -58,9 +58,11 @@ def _header(lines: list[Line], label: str) -> tuple[str, list[Line]]:
         elif not owner and not any(p.match(line.text) for p in HEADER_LINES):
             owner = line.text
     else:
-        raise ReadingListError("arXiv listing has no 'arXiv<YEAR>' record line", label)
+        raise ReadingListError("arXiv listing has no 'arXiv<YEAR>' record line", label, code=Code.BAD_DUMP)
     if not owner:
-        raise ReadingListError("arXiv listing does not name the profile owner", label, lines[0].number)
+        raise ReadingListError(
+            "arXiv listing does not name the profile owner", label, lines[0].number, code=Code.BAD_DUMP
+        )
     return owner, lines[i:]
 
 
@@ -71,7 +73,9 @@ def _blocks(body: list[Line], label: str) -> list[list[Line]]:
             blocks.append([line])
         elif not blocks or CATEGORY_LINE.match(blocks[-1][-1].text):
             what = "category line" if CATEGORY_LINE.match(line.text) else "text"
-            raise ReadingListError(f"{what} outside any record (expected an 'arXiv<YEAR>' line)", label, line.number)
+            raise ReadingListError(
+                f"{what} outside any record (expected an 'arXiv<YEAR>' line)", label, line.number, code=Code.BAD_DUMP
+            )
         else:
             blocks[-1].append(line)
     return blocks
@@ -85,12 +89,13 @@ def _record(block: list[Line], owner: str, label: str) -> RawRecord:
         categories = tuple(re.findall(CATEGORY + r"(?=[\s,;↗])", rest[-1].text + " "))
         rest = rest[:-1]
     if not rest:
-        raise ReadingListError("record has no title (truncated dump?)", label, head.number)
+        raise ReadingListError("record has no title (truncated dump?)", label, head.number, code=Code.BAD_DUMP)
     if len(rest) > 2:
         raise ReadingListError(
             f"record has {len(rest)} text lines; expected a title and at most one abstract line",
             label,
             rest[2].number,
+            code=Code.BAD_DUMP,
         )
     return RawRecord(
         source=SourceRef(label, head.number, owner),

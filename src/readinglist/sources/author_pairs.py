@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..errors import ReadingListError
+from ..errors import Code, ReadingListError
 from ..model import RawRecord, ReadResult, SourceRef
 from .text import Line, read_text, split_lines
 
@@ -45,14 +45,18 @@ def read_string(text: str, label: str) -> ReadResult:
 def parse(lines: list[Line], label: str) -> list[RawRecord]:
     owner, body = lines[0].text, lines[1:]
     if not body:
-        raise ReadingListError("profile has an owner line but no records (truncated dump?)", label, lines[0].number)
+        raise ReadingListError(
+            "profile has an owner line but no records (truncated dump?)", label, lines[0].number, code=Code.BAD_DUMP
+        )
     records = []
     for i in range(0, len(body), 2):
         names, text = body[i], body[i + 1] if i + 1 < len(body) else None
         if not is_author_line(names.text):
-            raise ReadingListError("expected an author line (comma-separated names)", label, names.number)
+            raise ReadingListError(
+                "expected an author line (comma-separated names)", label, names.number, code=Code.BAD_DUMP
+            )
         if text is None or is_author_line(text.text):
-            raise ReadingListError("author line has no abstract after it", label, names.number)
+            raise ReadingListError("author line has no abstract after it", label, names.number, code=Code.BAD_DUMP)
         records.append(_record(names, text, owner, label))
     return records
 

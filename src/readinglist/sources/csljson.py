@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import arxiv_categories
 from ..bibsyntax import line_counter
-from ..errors import ReadingListError
+from ..errors import Code, ReadingListError
 from ..model import RawRecord, ReadResult, Skip, SourceRef
 from . import cslmap
 from .fields import arxiv_eprint, normalize_doi, split_keywords
@@ -41,7 +41,9 @@ def read_string(text: str, label: str) -> ReadResult:
     records, skips = [], []
     items = list(_items(text, label))
     if items and not any(isinstance(item, dict) and ("title" in item or "type" in item) for _, item in items):
-        raise ReadingListError("JSON, but not CSL-JSON: no item has a title or a type", label, line_of(items[0][0]))
+        raise ReadingListError(
+            "JSON, but not CSL-JSON: no item has a title or a type", label, line_of(items[0][0]), code=Code.BAD_CSL_JSON
+        )
     for offset, item in items:
         line = line_of(offset)
         key = str(item.get("citation-key") or item.get("id") or "") if isinstance(item, dict) else ""
@@ -67,7 +69,9 @@ def _items(text: str, label: str) -> Iterator[tuple[int, Any]]:
             return
         yield from _list(text, pos, label)
     except json.JSONDecodeError as exc:
-        raise ReadingListError(f"not valid JSON ({exc.msg}): not a CSL-JSON file", label, exc.lineno) from None
+        raise ReadingListError(
+            f"not valid JSON ({exc.msg}): not a CSL-JSON file", label, exc.lineno, code=Code.BAD_CSL_JSON
+        ) from None
 
 
 def _list(text: str, pos: int, label: str) -> Iterator[tuple[int, Any]]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..chars import strip_unsafe
-from ..errors import ReadingListError
+from ..errors import Code, ReadingListError
 
 # UTF-32 first: its little-endian mark starts with UTF-16's.
 BOMS = (
@@ -41,7 +41,7 @@ def split_lines(text: str, label: str) -> list[Line]:
     """The non-blank lines of a text from ``read_text``, stripped and numbered."""
     kept = [Line(i, s) for i, s in ((i, s.strip()) for i, s in enumerate(text.split("\n"), 1)) if s]
     if not kept:
-        raise ReadingListError("the file is empty", label, 1)
+        raise ReadingListError("the file is empty", label, 1, code=Code.EMPTY_FILE)
     return kept
 
 
@@ -57,16 +57,16 @@ def read_regular(path: Path, label: str | Path) -> bytes:
         # O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting for one.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        raise ReadingListError(f"cannot read file: {exc.strerror}", label) from None
+        raise ReadingListError(f"cannot read file: {exc.strerror}", label, code=Code.UNREADABLE) from None
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
-        raise ReadingListError(f"not a regular file ({_kind(mode)}): cannot read it", label)
+        raise ReadingListError(f"not a regular file ({_kind(mode)}): cannot read it", label, code=Code.UNREADABLE)
     with os.fdopen(fd, "rb") as handle:
         try:
             return handle.read()
         except OSError as exc:
-            raise ReadingListError(f"cannot read file: {exc.strerror}", label) from None
+            raise ReadingListError(f"cannot read file: {exc.strerror}", label, code=Code.UNREADABLE) from None
 
 
 def _kind(mode: int) -> str:
@@ -76,23 +76,29 @@ def _kind(mode: int) -> str:
 
 def _decode(data: bytes, label: str) -> str:
     if not data.strip():
-        raise ReadingListError("the file is empty", label, 1)
+        raise ReadingListError("the file is empty", label, 1, code=Code.EMPTY_FILE)
     codec, name = next(((c, n) for bom, c, n in BOMS if data.startswith(bom)), ("utf-8-sig", "UTF-8"))
     codec, name = _declared(data) or (codec, name)
     if codec == "utf-8-sig" and b"\x00" in data:  # UTF-16 and UTF-32 are full of NUL bytes
         hint = "; UTF-16 without a byte-order mark? save the file as UTF-8" if _wide(data) else ""
         line = _line_of(data, data.index(b"\x00"))
-        raise ReadingListError(f"binary data (NUL byte): not a text dump{hint}", label, line)
+        raise ReadingListError(f"binary data (NUL byte): not a text dump{hint}", label, line, code=Code.BINARY_FILE)
     try:
         text = data.decode(codec)
     except UnicodeDecodeError as exc:
         line = _line_of(data, exc.start) if name == "UTF-8" else _text_line(data[: exc.start].decode(codec, "replace"))
         raise ReadingListError(
-            f"not valid {name} (byte 0x{data[exc.start]:02x}); re-save the file as UTF-8", label, line
+            f"not valid {name} (byte 0x{data[exc.start]:02x}); re-save the file as UTF-8",
+            label,
+            line,
+            code=Code.NOT_UTF8,
         ) from None
     if "\x00" in text:
         raise ReadingListError(
-            "binary data (NUL character): not a text dump", label, _text_line(text[: text.index("\x00")])
+            "binary data (NUL character): not a text dump",
+            label,
+            _text_line(text[: text.index("\x00")]),
+            code=Code.BINARY_FILE,
         )
     return text
 

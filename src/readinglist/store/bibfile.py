@@ -18,7 +18,7 @@ from pybtex.exceptions import PybtexError
 from pybtex.scanner import PybtexSyntaxError
 
 from ..bibsyntax import Chunk, append_fields, field_lines, split_chunks, stray_line, unclosed_entry_line
-from ..errors import ReadingListError, not_utf8
+from ..errors import Code, ReadingListError, not_utf8
 from ..model import Skip, Work
 from ..sources import biblatex
 from ..sources.fields import to_bibtex
@@ -122,7 +122,9 @@ def _load(path: Path, text: str, tolerant: bool) -> BibFile:
             return store
         if store.skipped:  # the strict error had no line: name the entry the tolerant parse found
             first = store.skipped[0]
-            raise ReadingListError(f"{first.key or '(no key)'}: {first.reason}", str(path), first.line) from None
+            raise ReadingListError(
+                f"{first.key or '(no key)'}: {first.reason}", str(path), first.line, code=Code.BAD_BIBTEX
+            ) from None
         raise
 
 
@@ -152,18 +154,24 @@ def _load_strict(path: Path, text: str, chunks: list[Chunk]) -> BibFile:
         if chunk.key is None:
             continue
         if chunk.key not in data.entries:
-            raise ReadingListError(f"malformed entry (cannot read its key {chunk.key!r})", label, chunk.line)
+            raise ReadingListError(
+                f"malformed entry (cannot read its key {chunk.key!r})", label, chunk.line, code=Code.BAD_BIBTEX
+            )
         if data.entries[chunk.key].type.lower() not in ENTRY_TYPES:
-            raise ReadingListError(f"unknown entry type @{data.entries[chunk.key].type}", label, chunk.line)
+            raise ReadingListError(
+                f"unknown entry type @{data.entries[chunk.key].type}", label, chunk.line, code=Code.BAD_BIBTEX
+            )
     if len(data.entries) != sum(c.key is not None for c in chunks):
-        raise ReadingListError("malformed entries: cannot tell where each entry starts and ends", label)
+        raise ReadingListError(
+            "malformed entries: cannot tell where each entry starts and ends", label, code=Code.BAD_BIBTEX
+        )
     _check_stray_text(chunks, label)
     return BibFile(path, text, chunks, dict(data.entries))
 
 
 def unreadable(path: Path, exc: OSError) -> ReadingListError:
     """The one-line error for a refs.bib that exists but cannot be read (a folder, no permission)."""
-    return ReadingListError(f"cannot read: {exc.strerror or exc}", path)
+    return ReadingListError(f"cannot read: {exc.strerror or exc}", path, code=Code.UNREADABLE)
 
 
 def _check_stray_text(chunks: list[Chunk], label: str) -> None:
@@ -175,8 +183,10 @@ def _check_stray_text(chunks: list[Chunk], label: str) -> None:
         if before is not None and before.key is not None:
             end = before.line + before.text.count("\n")
             message = f"entry {before.key!r} ends here, but text after it (line {line}) looks like part of it"
-            raise ReadingListError(message + " (an extra '}'?)", label, end)
-        raise ReadingListError("text outside any entry looks like a field or a stray '}'", label, line)
+            raise ReadingListError(message + " (an extra '}'?)", label, end, code=Code.BAD_BIBTEX)
+        raise ReadingListError(
+            "text outside any entry looks like a field or a stray '}'", label, line, code=Code.BAD_BIBTEX
+        )
 
 
 def _parse(text: str, label: str, chunks: list[Chunk]) -> BibliographyData:
@@ -189,15 +199,17 @@ def _parse(text: str, label: str, chunks: list[Chunk]) -> BibliographyData:
         unclosed = unclosed_entry_line(text)
         if unclosed is not None and (line is None or unclosed < line):
             message, line = "entry is never closed (unbalanced braces)", unclosed
-        raise ReadingListError(f"BibTeX syntax error: {message}", label, line) from None
+        raise ReadingListError(f"BibTeX syntax error: {message}", label, line, code=Code.BAD_BIBTEX) from None
     except DuplicateField as exc:
         raise _duplicate_field(str(exc), label, chunks) from None
     except BibliographyDataError as exc:
         key = str(exc).rsplit(":", 1)[-1].strip()
         lines = [c.line for c in chunks if c.key is not None and c.key.lower() == key.lower()]
-        raise ReadingListError(f"duplicate citation key {key!r}", label, lines[-1] if lines else None) from None
+        raise ReadingListError(
+            f"duplicate citation key {key!r}", label, lines[-1] if lines else None, code=Code.DUPLICATE_KEY
+        ) from None
     except PybtexError as exc:
-        raise ReadingListError(f"BibTeX error: {exc}", label) from None
+        raise ReadingListError(f"BibTeX error: {exc}", label, code=Code.BAD_BIBTEX) from None
 
 
 _DUPLICATE_FIELD = re.compile(r"entry with key (?P<key>.*) has a duplicate (?P<field>\S+) field")
@@ -207,14 +219,14 @@ def _duplicate_field(message: str, label: str, chunks: list[Chunk]) -> ReadingLi
     """pybtex names the entry and field but not the line: find the field's second occurrence."""
     match = _DUPLICATE_FIELD.fullmatch(message)
     if match is None:
-        return ReadingListError(f"BibTeX error: {message}", label)
+        return ReadingListError(f"BibTeX error: {message}", label, code=Code.BAD_BIBTEX)
     key, name = match["key"], match["field"].lower()
     for chunk in chunks:
         if chunk.key == key:
             lines = [line for field_name, line in field_lines(chunk) if field_name == name]
             line = lines[1] if len(lines) > 1 else chunk.line
-            return ReadingListError(f"entry {key!r} has a duplicate {name!r} field", label, line)
-    return ReadingListError(f"entry {key!r} has a duplicate {name!r} field", label)
+            return ReadingListError(f"entry {key!r} has a duplicate {name!r} field", label, line, code=Code.BAD_BIBTEX)
+    return ReadingListError(f"entry {key!r} has a duplicate {name!r} field", label, code=Code.BAD_BIBTEX)
 
 
 def lowered_fields(entry: Entry) -> dict[str, str]:

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from ..config import read_toml
-from ..errors import ReadingListError
+from ..errors import Code, ReadingListError
 from ..model import Work
+from ..tomlfile import read_toml
 from .fields import arxiv_id
 from .nearby import NEAR_DUPLICATE, AbstractIndex, jaccard, norm
 
@@ -90,7 +90,7 @@ def load_rules(path: Path) -> Rules:
     for kind in ("same", "different"):
         tables = data.get(kind, [])
         if not isinstance(tables, list):
-            raise ReadingListError(f"{kind} must be an array of tables ([[{kind}]])", path)
+            raise ReadingListError(f"{kind} must be an array of tables ([[{kind}]])", path, code=Code.BAD_IDENTITY)
         groups[kind] = [_group(kind, n, table, path) for n, table in enumerate(tables, 1)]
     return Rules(tuple(groups["same"]), tuple(groups["different"]))
 
@@ -103,7 +103,7 @@ def _group(kind: str, n: int, table: object, path: Path) -> frozenset[str]:
         names += value if isinstance(value, list) else [None]
     if len(names) < 2 or not all(isinstance(r, str) and r.strip() for r in names):
         message = f'[[{kind}]] #{n} needs records = ["file:line", ...] and/or keys = ["citekey", ...], two or more'
-        raise ReadingListError(message, path)
+        raise ReadingListError(message, path, code=Code.BAD_IDENTITY)
     return frozenset(str(r).strip() for r in names)
 
 

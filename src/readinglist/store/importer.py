@@ -18,7 +18,7 @@ from typing import Any
 from pybtex.database import Entry, Person
 
 from .. import lock
-from ..errors import ReadingListError
+from ..errors import Code, ReadingListError
 from ..lock import Snapshot
 from ..model import RawRecord, ReadResult, Skip, SourceRef, Work
 from ..sources import read_source
@@ -83,6 +83,7 @@ def _refuse_store_as_source(paths: Sequence[Path], bib_path: Path) -> None:
                 "is both a source to import and the store to write into; the store is refs.bib "
                 "(--store picks another), your own .bib files are sources",
                 path,
+                code=Code.BAD_SOURCES,
             )
 
 
@@ -118,6 +119,7 @@ def _locked_merge(records: list[RawRecord], bib_path: Path, options: _Options) -
     raise ReadingListError(
         f"changed {ATTEMPTS} times while the import merged into it; nothing written, run the import again",
         bib_path,
+        code=Code.STORE_CHANGED,
     )
 
 

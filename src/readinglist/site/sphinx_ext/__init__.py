@@ -9,7 +9,7 @@ indexes the site. What each build keeps is on its app (``state.py``).
 | module | feature |
 |---|---|
 | ``settings`` | the settings the generated pages need (config-inited) |
-| ``generation`` | generating the pages under the build lock; builds killed while writing |
+| ``generation`` | generating the pages under the build lock; builds killed while writing or killed outright |
 | ``links`` | ``rl:`` links between generated pages |
 | ``linklist`` | the related-papers lists (``{readinglist-links}``) |
 | ``citetabs`` | a paper's Cite menu as one node (``{readinglist-cite}``) |
@@ -33,7 +33,6 @@ from typing import Any
 from sphinx.application import Sphinx
 
 from ... import __version__
-from .. import child
 from . import (
     a11y,
     bibliography,
@@ -61,7 +60,6 @@ FEATURES = (settings, generation, links, linklist, citetabs, a11y, facets, bibli
 def setup(app: Sphinx) -> dict[str, Any]:
     for extension in USES:
         app.setup_extension(extension)
-    child.forks_die_with_parent()  # a killed sphinx-build takes its -j workers with it
     for feature in FEATURES:
         feature.setup(app)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,4 +1,4 @@
-"""The pages generated when a build starts, under the build lock, and builds killed while writing.
+"""The pages generated when a build starts, under the build lock, and builds killed while writing or outright.
 
 A plain ``sphinx-build docs OUT`` (as Read the Docs runs it) generates the pages first, so it
 builds the whole list; ``readinglist build`` has generated already (``readinglist_generate``
@@ -13,6 +13,7 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from sphinx.application import Sphinx
+from sphinx.config import Config as SphinxConfig
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
@@ -20,7 +21,7 @@ from ...config import Config as SiteConfig
 from ...config import load_config
 from ...errors import ReadingListError
 from ...writer import remove_temp_files
-from .. import build
+from .. import build, child
 from .settings import root
 from .state import state
 
@@ -72,6 +73,12 @@ def unlock_build(app: Sphinx, exception: BaseException | None) -> None:
         _held.pop(path).close()
 
 
+def _workers_die_with_build(app: Sphinx, config: SphinxConfig) -> None:
+    # A build, not the loading of the extension: importing it (autodoc, a test) forks nothing.
+    # config-inited comes before Sphinx forks its -j workers (they read and write the pages).
+    child.forks_die_with_parent()  # a killed sphinx-build takes its -j workers with it
+
+
 def _check_interrupted(app: Sphinx) -> None:
     state(app).interrupted = (Path(app.outdir) / WRITING).is_file()
 
@@ -96,6 +103,7 @@ def setup(app: Sphinx) -> None:
     app.add_config_value("readinglist_root", "..", "env", types=[str])
     app.add_config_value("readinglist_generate", True, "", types=[bool])
     app.add_config_value("readinglist_allow_empty", False, "", types=[bool])  # see generate.run
+    app.connect("config-inited", _workers_die_with_build)
     # Before sphinxcontrib-bibtex (priority 500) reads the bibliography the generator writes.
     app.connect("builder-inited", _generate, priority=100)
     app.connect("builder-inited", _check_interrupted)

@@ -13,8 +13,9 @@ from typing import Any
 
 from sphinx.util import logging
 
+from ...errors import TYPE  # the errors' codes show as readinglist.<code> too (errors.Code)
+
 logger = logging.getLogger(__name__)
-TYPE = "readinglist"
 
 
 class Warn(Enum):
