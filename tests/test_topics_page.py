@@ -26,7 +26,7 @@ from readinglist.site.sphinx_ext.facets import facet_values, markup
 
 FUSION = {"lin2018fusionstitching", "lin2019fusionstitching", "zhengfusionstitching"}
 LINKS = re.compile(r"```\{readinglist-links\}\n(.*?)\n```", re.S)
-CARD = re.compile(r":::\{grid-item-card\}\n(.*?)\n:::", re.S)
+CARDS = re.compile(r"```\{readinglist-cards\}\n(.*?)\n```", re.S)
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +37,10 @@ def seeds(tmp_path_factory: pytest.TempPathFactory) -> Library:
 
 def _items(page: str) -> list[dict[str, Any]]:
     return [json.loads(line) for block in LINKS.findall(page) for line in block.splitlines()]
+
+
+def _cards(page: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for block in CARDS.findall(page) for line in block.splitlines()]
 
 
 # --- the taxonomy ----------------------------------------------------------------------------------
@@ -124,18 +128,20 @@ def test_subtopics_have_pages_in_the_navigation_and_cards_on_their_topic(seeds: 
     training = pages["topics/ml-systems/distributed-training.md"]
     assert training.startswith("# Distributed training\n")
     assert "Part of [Machine\\-learning systems and compilers](rl:topics/ml-systems)." in training
-    assert ":link: rl:papers/lin2020dapple" in training and "fusionstitching" not in training
+    assert "papers/lin2020dapple" in [c["doc"] for c in _cards(training)] and "fusionstitching" not in training
     assert ":titlesonly:" in pages["topics/index.md"]  # subtopics listed under their topic, not its sections
 
 
 def test_versions_of_one_system_share_one_card_that_links_them_all(seeds: Library) -> None:
     page = topic_pages(seeds)["topics/ml-systems/compilers.md"]
-    cards = [c for c in CARD.findall(page) if "FusionStitching" in c]
+    cards = [c for c in _cards(page) if "FusionStitching" in c["title"]]
     assert len(cards) == 1
     [card] = cards
-    assert "**[FusionStitching\\: Boosting" in card and "(rl:papers/lin2019fusionstitching)" in card
-    assert "Other versions: [2018](rl:papers/lin2018fusionstitching), [undated](rl:papers/zhengfusionstitching)" in card
-    assert ":link:" not in card  # no stretched link over the version links
+    assert card["title"].startswith("FusionStitching: Boosting") and card["doc"] == "papers/lin2019fusionstitching"
+    assert card["versions"] == [
+        {"doc": "papers/lin2018fusionstitching", "label": "2018"},
+        {"doc": "papers/zhengfusionstitching", "label": "undated"},
+    ]  # the extension writes no stretched link over them (tests/test_cardlist.py)
 
 
 def test_every_paper_of_a_topic_is_on_its_page_or_a_subtopic_page(seeds: Library) -> None:
@@ -144,7 +150,9 @@ def test_every_paper_of_a_topic_is_on_its_page_or_a_subtopic_page(seeds: Library
         shown = "".join(pages[f"topics/{t.id}.md"] for t in (topic, *topic.subtopics))
         for paper in seeds.papers:
             if topic.id in paper.topics:
-                assert f"(rl:papers/{paper.slug})" in shown or f"rl:papers/{paper.slug}\n" in shown, paper.key
+                linked = f"(rl:papers/{paper.slug})" in shown or f"rl:papers/{paper.slug}\n" in shown
+                carded = {d for c in _cards(shown) for d in (c["doc"], *(v["doc"] for v in c["versions"]))}
+                assert linked or f"papers/{paper.slug}" in carded, paper.key
 
 
 def test_by_year_lists_a_system_once_under_its_newest_version_and_reaches_every_paper(seeds: Library) -> None:

@@ -98,18 +98,18 @@ def test_a_system_counts_once_with_its_furthest_status(seeds: tuple[Library, dic
 
 def test_every_card_shows_its_status(seeds: tuple[Library, dict[str, Note]]) -> None:
     library, notes = seeds
-    shown = {c["link"].removeprefix("rl:papers/"): c["status"] for c in cards(library.papers, _meta(notes))}
-    assert shown["zhoudasgd"] == "{bdg-warning}`To read`"
-    assert shown["lin2019dl2"] == "{bdg-primary}`Reading`"
-    assert shown["lin2018inceptext"] == "{bdg-secondary}`Read`"  # skimmed
-    assert shown["lin2019aligraph"] == "{bdg-light}`Skipped`"
+    shown = {c["doc"].removeprefix("papers/"): c["status"] for c in cards(library.papers, _meta(notes))}
+    assert shown["zhoudasgd"] == "to-read"
+    assert shown["lin2019dl2"] == "reading"
+    assert shown["lin2018inceptext"] == "read"  # skimmed
+    assert shown["lin2019aligraph"] == "skipped"
     assert shown["lin2020impact"] == ""
 
 
 def test_the_site_shows_badges_counts_and_the_reading_line(seeds: tuple[Library, dict[str, Note]]) -> None:
     library, notes = seeds
     pages = site_pages(library, notes, {}, {"title": "T", "description": "D"}, [])
-    assert "{bdg-warning}`To read`" in pages["topics/language-search.md"]
+    assert '"status": "to-read"' in pages["topics/language-search.md"]  # the card's badge: test_sphinx.py
     assert "Progress: 1 to read." in pages["topics/language-search.md"]
     assert "1 to read" in pages["topics/index.md"] and "*4 papers · 1 to read*" in pages["index.md"]
     paper = pages["papers/zhoudasgd.md"]

@@ -1,21 +1,28 @@
 """Paper cards for the topic pages: one card per paper, or one per system with several versions.
 
 A version group's card shows its newest version and links the others by year. It has no
-whole-card link (sphinx-design's stretched link would cover the version links): its title is
-the link instead, and stays the card's first bold line, which ``site/a11y.py`` makes its heading.
+whole-card link (a stretched link would cover the version links): its title is the link
+instead, and stays the card's first line, which the extension makes its heading.
+
+The cards are data, not Markdown: one ``{readinglist-cards}`` block with a JSON object per card
+(``doc``, ``title``, ``meta``, ``summary`` lines, ``status``, ``versions``), which the extension
+keeps as one node and writes as sphinx-design's grid of cards (``site/sphinx_ext/cardlist.py``).
+As ``{grid-item-card}`` directives each card was a dozen nodes parsed as nested Markdown, and
+a topic page lists hundreds: re-reading the listings was most of a status change's Sphinx time.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
 from ..enrich.credit import work_credit
 from ..enrich.starthere import version_sets
 from ..model import Paper
-from .escape import Md, md_text
-from .links import display_title, newest_first, one_line, paper_url
-from .workflow import Notes, badge, group_status
+from .escape import Md, fence
+from .links import PAPERS, display_title, newest_first, one_line
+from .workflow import Notes, group_status
 
 UNDATED = "undated"
 CARD_WORDS = 14  # per line: three lines take about as much room as the 30-word TL;DR did
@@ -28,38 +35,49 @@ def card(paper: Paper) -> dict[str, Any]:
     if not given.listed and given.with_:
         meta = "with " + ", ".join(given.with_)
     return {
-        "link": Md(paper_url(paper)),
+        "doc": f"{PAPERS}/{paper.slug}",
         "title": display_title(paper),
         "meta": f"{work.year or 'Year unknown'} · {meta}",
         "summary": _summary(paper),
-        "versions": Md(""),
-        "status": Md(""),
+        "versions": [],
+        "status": "",
     }
 
 
-def _summary(paper: Paper) -> Md | str:
-    """The paper's problem, approach and result, a few words each (else its TL;DR): escaped here."""
+def _summary(paper: Paper) -> list[list[str]]:
+    """The paper's problem, approach and result, a few words each, as (label, text); else its TL;DR."""
     lines = paper.brief.lines()
     if not lines:
-        return one_line(paper.tldr)
-    return Md("\n\n".join(f"**{label}:** {md_text(one_line(line, CARD_WORDS))}" for label, line in lines))
+        tldr = one_line(paper.tldr)
+        return [["", tldr]] if tldr else []
+    return [[label, one_line(line, CARD_WORDS)] for label, line in lines]
 
 
 def cards(papers: Sequence[Paper], notes: Notes | None = None) -> list[dict[str, Any]]:
     """The cards of ``papers``, newest first: versions of one system share the newest one's card,
-    and its reading status badge (``notes``: each note's front matter by slug)."""
+    and its reading status (``notes``: each note's front matter by slug)."""
     shown = []
     for group in version_sets(newest_first(list(papers))):
         one = card(group[0]) if len(group) == 1 else group_card(group)
-        one["status"] = badge(group_status(group, notes or {}))
+        one["status"] = group_status(group, notes or {}) or ""
         shown.append(one)
     return shown
+
+
+def card_list(papers: Sequence[Paper], notes: Notes | None = None) -> Md:
+    """The ``{readinglist-cards}`` block of ``papers``; empty when there are none. ASCII-only JSON
+    keeps every line break and separator of a title escaped, so no title can end the block."""
+    lines = [json.dumps(c) for c in cards(papers, notes)]
+    return fence("\n".join(lines), "{readinglist-cards}") if lines else Md("")
 
 
 def group_card(group: Sequence[Paper]) -> dict[str, Any]:
     """``group`` newest first: the first paper's card, listing the other versions by year."""
     shown = card(group[0])
-    shown["versions"] = Md(f"Other versions: {version_links(group[1:])}")
+    labels = version_labels(group[1:])
+    shown["versions"] = [
+        {"doc": f"{PAPERS}/{p.slug}", "label": label} for label, p in zip(labels, group[1:], strict=True)
+    ]
     return shown
 
 
@@ -70,8 +88,3 @@ def version_labels(papers: Sequence[Paper]) -> list[str]:
         y if years.count(y) == 1 else f"{y}, {one_line(display_title(p), 6)}"
         for y, p in zip(years, papers, strict=True)
     ]
-
-
-def version_links(papers: Sequence[Paper]) -> str:
-    labels = version_labels(papers)
-    return ", ".join(f"[{md_text(label)}]({paper_url(p)})" for label, p in zip(labels, papers, strict=True))

@@ -10,7 +10,7 @@ from typing import Any
 from ..enrich.starthere import start_here, version_sets
 from ..model import Library, Paper, Topic
 from .bibsets import set_links, set_name
-from .cards import cards, version_labels
+from .cards import card_list, version_labels
 from .charts import chart, subtopic_stack
 from .environment import render
 from .escape import Md, clean, fence, md_text
@@ -60,7 +60,7 @@ def _topic_page(topic: Topic, members: list[Paper], notes: Notes, graph: bool) -
         graph=topic_graph(members) if graph else "",
         heading=("Other papers" if subtopics else "Papers") if rest else "",
         rest_count=_count(rest, " in none of the subtopics, newest first.") if subtopics and rest else "",
-        cards=cards(rest, notes),
+        cards=card_list(rest, notes),
         progress=progress(members, notes),
     )
 
@@ -77,7 +77,7 @@ def _subtopic_page(topic: Topic, sub: Topic, members: list[Paper], notes: Notes,
         chart=chart(f"{TOPICS}/{sub.id}", f"in {sub.title}", members, subtopic_stack(sub)),
         graph=topic_graph(members) if graph else "",
         heading="Papers" if members else "",
-        cards=cards(members, notes),
+        cards=card_list(members, notes),
         progress=progress(members, notes),
     )
 

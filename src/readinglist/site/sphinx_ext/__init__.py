@@ -13,6 +13,7 @@ indexes the site. What each build keeps is on its app (``state.py``).
 | ``links`` | ``rl:`` links between generated pages |
 | ``linklist`` | the related-papers lists (``{readinglist-links}``) |
 | ``citetabs`` | a paper's Cite menu as one node (``{readinglist-cite}``) |
+| ``cardlist`` | a topic page's paper cards as one node (``{readinglist-cards}``) |
 | ``graphnode`` | related-work graphs as inline SVG (``{readinglist-graph}``) |
 | ``navigation`` | one navigation tree per folder for pages outside every toctree |
 | ``bibliography`` | the bibliography's linked, cached styles (``biblinks``, ``bibcache``) |
@@ -36,6 +37,7 @@ from ... import __version__
 from . import (
     a11y,
     bibliography,
+    cardlist,
     citetabs,
     facets,
     feedlinks,
@@ -53,7 +55,7 @@ from . import (
 
 USES = ("myst_parser", "sphinx_design", "sphinx_copybutton", "sphinxcontrib.bibtex")
 # In this order: the style sheets they add load in it (a11y's before the graph's and the selection's).
-FEATURES = (settings, generation, links, linklist, citetabs, a11y, facets, bibliography, graphnode, feedlinks,
+FEATURES = (settings, generation, links, linklist, citetabs, cardlist, a11y, facets, bibliography, graphnode, feedlinks,
             navigation, mathml, searchindex, records, memory)  # fmt: skip
 
 
