@@ -2,7 +2,8 @@
 
 Sphinx's searchindex.js (19 MB at 10,000 papers) would be dead weight, so the HTML builders
 make none; the search page is the Pagefind one of ``site/templates/search.html``. The index is
-marked stale before the first page of a build is written and made once the build has succeeded.
+marked stale before the first page of a build is written and made once the build has succeeded,
+for the shards whose pages changed (``site/shards.py``). A deleted document's page is removed.
 """
 
 from __future__ import annotations
@@ -46,6 +47,16 @@ def _count_written(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     kept.written += 1
 
 
+def _remove_deleted(app: Sphinx, env: Any, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
+    """Sphinx leaves the HTML of a deleted document behind, where search would still find it."""
+    pages = [Path(app.builder.get_outfilename(name)) for name in removed] if app.builder.name in SEARCH_BUILDERS else []
+    if any(page.is_file() for page in pages):
+        search.mark_stale(Path(app.outdir))  # before the page goes: its shard no longer matches the index
+    for page in pages:
+        page.unlink(missing_ok=True)
+    return []
+
+
 def _index(app: Sphinx, exception: BaseException | None) -> None:
     if exception is not None or app.builder.name not in SEARCH_BUILDERS or not app.config.readinglist_search:
         return
@@ -69,6 +80,7 @@ def setup(app: Sphinx) -> None:
     app.add_config_value("readinglist_search_later", False, "", types=[bool])
     app.connect("builder-inited", _no_sphinx_index)
     app.connect("html-collect-pages", _search_page)
+    app.connect("env-get-outdated", _remove_deleted)
     app.connect("env-before-read-docs", _start_count)
     app.connect("doctree-resolved", _count_written)
     app.connect("build-finished", _index)
