@@ -67,8 +67,9 @@ def index(site: Path) -> str:
     Only the parts of a page marked ``data-pagefind-body`` are indexed (templates/page.html marks
     the article), so the theme's navigation, sidebars and footer cost neither memory nor index size.
     """
-    plan = shards.plan(site)
-    record = {key: kept for key, kept in shards.recorded(site).items() if key in {s.key for s in plan}}
+    record = shards.recorded(site)
+    plan = shards.plan(site, record)
+    record = {key: kept for key, kept in record.items() if key in {s.key for s in plan}}
     for old in shards.unused_bundles(site, plan):
         shutil.rmtree(old, ignore_errors=True)
     reports = [_index_shard(site, shard, record) for shard in shards.stale(site, plan)]

@@ -7,13 +7,16 @@ over shards by a hash of their file name (stable, and the shards stay the same s
 every other page is in the site shard, whose bundle is ``pagefind/`` (with Pagefind's UI).
 
 A shard is re-indexed when its pages differ from the ones its bundle was made from: the
-record (``RECORD``) keeps each shard's pages with their size and modification time, written
-once its bundle is complete. A page written, added or deleted since, a kill at any point, or a
-bundle gone, and the shard's record no longer matches. No Sphinx imports: ``search`` uses it.
+record (``RECORD``) keeps each shard's pages with a digest of their bytes, written once its
+bundle is complete. A page changed, added or deleted since, a kill at any point, or a bundle
+gone, and the shard's record no longer matches. Bytes, not modification times: Sphinx writes
+search.html and genindex.html again at every build, unchanged. A page's size and modification
+time, kept too, say when its digest need not be read again. No Sphinx imports: ``search`` uses it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import zlib
@@ -36,7 +39,7 @@ MAX_SHARDS = 32  # at 10,000 works, 312 pages a shard
 SIZE_ENV = "READINGLIST_SEARCH_SHARD_PAGES"  # tests and benchmarks: smaller shards on a small list
 GLOB_SPECIAL = "\\*?[]{},!"
 
-Stats = dict[str, list[int]]  # page (site-relative, POSIX) -> [size, mtime_ns]
+Stats = dict[str, list[Any]]  # page (site-relative, POSIX) -> [size, mtime_ns, digest]
 
 
 @dataclass(frozen=True)
@@ -64,16 +67,28 @@ def count(papers: int) -> int:
     return shards
 
 
-def plan(site: Path) -> list[Shard]:
+def plan(site: Path, record: dict[str, Any]) -> list[Shard]:
     """The shards of the HTML pages now under ``site``, the site shard first."""
-    pages = {p.relative_to(site).as_posix(): p.stat() for p in site.rglob("*.html") if ".doctrees" not in p.parts}
+    known = {page: kept for shard in record.values() for page, kept in shard.get("pages", {}).items()}
+    pages = {p.relative_to(site).as_posix(): p for p in site.rglob("*.html") if ".doctrees" not in p.parts}
     papers = sorted(page for page in pages if page.startswith(PAPERS) and "/" not in page.removeprefix(PAPERS))
     shards = count(len(papers))
     keys = {page: str(zlib.crc32(page.encode()) % shards) for page in papers}
     grouped: dict[str, Stats] = {SITE: {}, **{str(n): {} for n in range(shards)}}
-    for page, stat in pages.items():
-        grouped[keys.get(page, SITE)][page] = [stat.st_size, stat.st_mtime_ns]
+    for page, path in pages.items():
+        grouped[keys.get(page, SITE)][page] = _stats(path, known.get(page))
     return [Shard(key, stats) for key, stats in grouped.items() if stats or key == SITE]
+
+
+def _stats(path: Path, known: list[Any] | None) -> list[Any]:
+    stat = path.stat()
+    if known is not None and known[:2] == [stat.st_size, stat.st_mtime_ns]:
+        return known
+    return [stat.st_size, stat.st_mtime_ns, hashlib.blake2b(path.read_bytes(), digest_size=12).hexdigest()]
+
+
+def _digests(pages: Stats) -> dict[str, Any]:
+    return {page: kept[2:] for page, kept in pages.items()}
 
 
 def recorded(site: Path) -> dict[str, Any]:
@@ -82,14 +97,19 @@ def recorded(site: Path) -> dict[str, Any]:
         data = json.loads((site / RECORD).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    return data if isinstance(data, dict) else {}
+    if not isinstance(data, dict):
+        return {}
+    return {key: kept for key, kept in data.items() if isinstance(kept, dict) and isinstance(kept.get("pages"), dict)}
 
 
 def stale(site: Path, shards: list[Shard]) -> list[Shard]:
     """The shards whose bundle is missing or was made from other pages than today's."""
     record = recorded(site)
-    fresh = {key for key, kept in record.items() if isinstance(kept, dict) and kept.get("pages")}
-    return [s for s in shards if s.key not in fresh or record[s.key]["pages"] != s.pages or _incomplete(site, s)]
+    return [s for s in shards if s.key not in record or _changed(record[s.key]["pages"], s) or _incomplete(site, s)]
+
+
+def _changed(pages: Stats, shard: Shard) -> bool:
+    return _digests(pages) != _digests(shard.pages)
 
 
 def _incomplete(site: Path, shard: Shard) -> bool:
