@@ -53,7 +53,7 @@ def page(site: str) -> Iterator[object]:
 
 def _shard_of(out: Path, page: str) -> str:
     record = json.loads((out / RECORD).read_text(encoding="utf-8"))
-    return next(key for key, kept in record.items() if page in kept["pages"])
+    return str(next(key for key, kept in record.items() if page in kept["pages"]))
 
 
 def _entries(out: Path) -> dict[str, int]:

@@ -139,7 +139,7 @@ def test_every_filter_group_is_drawn_when_a_filter_index_arrives_after_the_first
             page.wait_for_function(NO_UI_OR_FIRST_SEARCH, timeout=15_000)  # type: ignore[attr-defined]
         route.continue_()  # type: ignore[attr-defined]
 
-    page.route("**/filter/*.pf_filter", hold_the_first)  # of any shard  # type: ignore[attr-defined]
+    page.route("**/filter/*.pf_filter", hold_the_first)  # type: ignore[attr-defined]  # of any shard  # type: ignore[attr-defined]
     page.goto(f"{site}/search.html?q=training")  # type: ignore[attr-defined]
     _shown(page)
     for name in ("topic", "year", "author", "category", "status", "tag"):

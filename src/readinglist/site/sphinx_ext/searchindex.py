@@ -14,6 +14,7 @@ from typing import Any
 
 from docutils import nodes
 from sphinx.application import Sphinx
+from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
@@ -49,7 +50,10 @@ def _count_written(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 
 def _remove_deleted(app: Sphinx, env: Any, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
     """Sphinx leaves the HTML of a deleted document behind, where search would still find it."""
-    pages = [Path(app.builder.get_outfilename(name)) for name in removed] if app.builder.name in SEARCH_BUILDERS else []
+    builder = app.builder
+    if builder.name not in SEARCH_BUILDERS or not isinstance(builder, StandaloneHTMLBuilder):
+        return []
+    pages = [Path(builder.get_outfilename(name)) for name in removed]
     if any(page.is_file() for page in pages):
         search.mark_stale(Path(app.outdir))  # before the page goes: its shard no longer matches the index
     for page in pages:
