@@ -34,8 +34,8 @@ ENTRY = "pagefind-entry.json"  # written last by Pagefind: its presence means a 
 RECORD = ".readinglist-search.json"
 # Pagefind ranks a page within its own shard (its word statistics are the shard's), so a
 # shard must hold enough pages for those statistics to be the site's: at least this many.
-PAGES_PER_SHARD = 64
-MAX_SHARDS = 32  # at 10,000 works, 312 pages a shard: Pagefind starts fewer processes
+PAGES_PER_SHARD = 128
+MAX_SHARDS = 16  # each bundle adds about 7 requests to a search page's first query: at 10,000 works, 625 pages a shard
 SIZE_ENV = "READINGLIST_SEARCH_SHARD_PAGES"  # tests and benchmarks: smaller shards on a small list
 GLOB_SPECIAL = "\\*?[]{},!"
 
