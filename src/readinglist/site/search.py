@@ -38,7 +38,8 @@ STALE = ".readinglist-search-stale"
 
 def needed(site: Path, pages_written: int) -> bool:
     """A build that wrote no page leaves a complete index as it was (Pagefind cannot update one)."""
-    return pages_written > 0 or (site / STALE).is_file() or not (site / BUNDLE / ENTRY).is_file()
+    complete = (site / BUNDLE / ENTRY).is_file() and (site / searchmerge.FOLDER / "pagefind.js").is_file()
+    return pages_written > 0 or (site / STALE).is_file() or not complete
 
 
 def mark_stale(site: Path) -> None:

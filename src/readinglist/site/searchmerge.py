@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..writer import write_if_changed
-from .shards import Shard
+from .shards import SITE, Shard
 
 FOLDER = "pagefind-merged"
 TEMPLATE = Path(__file__).resolve().parent / "templates" / "pagefind-merged.js"
@@ -62,7 +62,7 @@ def ranks(values: Values) -> dict[str, Any]:
 
 def write(site: Path, shards: list[Shard], values: Values) -> None:
     """The merged API naming the paper shards' bundles, and the site-wide sort ranks."""
-    bundles = [f"../{s.bundle}/" for s in shards if s.bundle != shards[0].bundle]
+    bundles = [f"../{s.bundle}/" for s in shards if s.key != SITE]  # the site shard's is the module's own
     script = TEMPLATE.read_text(encoding="utf-8").replace('"@BUNDLES@"', json.dumps(bundles))
     write_if_changed(site / FOLDER / "pagefind.js", script)
     write_if_changed(site / FOLDER / "sort.json", json.dumps(ranks(values), separators=(",", ":")) + "\n")
