@@ -29,7 +29,7 @@ import floor
 import project
 import report
 import search
-from measure import Step, changed, disk_usage, run, size, snapshot
+from measure import Step, changed, disk_usage, run, snapshot
 from synthetic import Corpus, make_corpus
 
 
@@ -198,7 +198,7 @@ class Bench:
         sphinx = search.sphinx_query_bytes(self.site)
         result = {
             "pagefind_seconds": pagefind.seconds, "pagefind_peak_rss_mb": pagefind.peak_rss_mb,
-            "pagefind_bytes": size(self.site / "pagefind"), "pagefind_files": search.pagefind_files(self.site),
+            "pagefind_bytes": search.pagefind_bytes(self.site), "pagefind_files": search.pagefind_files(self.site),
             "pagefind_query": estimate, "pagefind_query_bytes": estimate["fixed"] + estimate["index_chunks"]
             + estimate["fragments"], "sphinx_query": sphinx, "sphinx_query_bytes": sum(sphinx.values()),
             "query": search.QUERY,

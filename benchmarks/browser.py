@@ -3,7 +3,7 @@
 The built site is served from 127.0.0.1 by http.server (no compression, so body bytes
 are transfer bytes). The search page: open search.html?q=... (Pagefind's UI) and wait
 until it shows the first results. Pagefind alone: a probe page runs the query through
-pagefind.js and loads the first five results, as its UI does, without the UI's own files.
+pagefind-merged/pagefind.js (every shard) and loads the first five results, as its UI does, without the UI's own files.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disa
         "--disable-component-update", "--disable-sync"]  # fmt: skip
 PROBE = "_bench_pagefind.html"
 PROBE_HTML = """<!doctype html><meta charset="utf-8"><title>probe</title><script type="module">
-const pagefind = await import("./pagefind/pagefind.js");
+const pagefind = await import("./pagefind-merged/pagefind.js");  // every shard, as the search page
+await pagefind.options({baseUrl: "/", excerptLength: 12});
 const search = await pagefind.search(%r);
 const shown = await Promise.all(search.results.slice(0, %d).map((r) => r.data()));
 window.benchDone = {found: search.results.length, shown: shown.length};

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from measure import Step, size
+from search import pagefind_bytes
 
 WRITTEN = re.compile(r"(\d+) files written")  # "N papers: W files written" or "...: 0 files written"
 
@@ -53,7 +54,7 @@ def site_counts(site: Path) -> dict[str, Any]:
     pages = [p for p in site.rglob("*.html") if "_static" not in p.parts]
     counts: dict[str, Any] = {
         "html_pages": len(pages),
-        "html_bytes": size(site) - size(site / ".doctrees") - size(site / "pagefind"),
+        "html_bytes": size(site) - size(site / ".doctrees") - pagefind_bytes(site),
         "searchindex_bytes": size(site / "searchindex.js"),
     }
     records = site / "records.json"

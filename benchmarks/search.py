@@ -1,4 +1,4 @@
-"""Search cost: the Pagefind index the build writes (site/pagefind), and Sphinx's searchindex.js.
+"""Search cost: the Pagefind index the build writes (its shards, site/shards.py), and Sphinx's searchindex.js.
 
 The build runs Pagefind itself (readinglist's Sphinx extension), so its time and memory come from
 the build step (``measure.Watched``). Without a browser, the bytes one query fetches are counted
@@ -23,18 +23,28 @@ def sphinx_query_bytes(html: Path) -> dict[str, int]:
     return {"searchindex.js": size(html / "searchindex.js")}
 
 
+def bundles(html: Path) -> list[Path]:
+    """The index's shards (site/shards.py): pagefind/ first, then pagefind-papers/<n>/."""
+    return [html / "pagefind", *sorted((html / "pagefind-papers").glob("*/"))]
+
+
 def pagefind_query_bytes(html: Path, words: int = len(QUERY.split())) -> dict[str, int]:
-    """Estimate from the files: fixed files, plus average chunk and fragment sizes."""
-    folder = html / "pagefind"
-    fixed = [folder / "pagefind.js", folder / "pagefind-entry.json", *folder.glob("*.pf_meta")]
-    fixed += list(folder.glob("wasm.en.pagefind")) or list(folder.glob("wasm.*.pagefind"))[:1]
-    chunks = [size(p) for p in (folder / "index").glob("*.pf_index")]
-    fragments = [size(p) for p in (folder / "fragment").glob("*.pf_fragment")]
+    """Estimate from the files: fixed files, plus average chunk and fragment sizes. The search
+    merges every shard: each adds its entry file, metadata and one chunk a word; the loader and
+    the WebAssembly come once, from pagefind/; and so does sort.json, for a sorted view only."""
+    folders = bundles(html)
+    fixed = [folders[0] / "pagefind.js", html / "pagefind-merged" / "pagefind.js"]
+    fixed += list(folders[0].glob("wasm.en.pagefind")) or list(folders[0].glob("wasm.*.pagefind"))[:1]
+    fixed += [p for folder in folders for p in (folder / "pagefind-entry.json", *folder.glob("*.pf_meta"))]
+    chunks = [[size(p) for p in (folder / "index").glob("*.pf_index")] for folder in folders]
+    fragments = [size(p) for folder in folders for p in (folder / "fragment").glob("*.pf_fragment")]
     return {
-        "fixed": sum(size(p) for p in fixed),
-        "index_chunks": words * _mean(chunks),
+        "fixed": sum(size(p) for p in fixed if p.is_file()),
+        "index_chunks": words * sum(_mean(shard) for shard in chunks),
         "fragments": RESULTS_SHOWN * _mean(fragments),
-        "chunk_count": len(chunks),
+        "chunk_count": sum(len(shard) for shard in chunks),
+        "shards": len(folders),
+        "sort_table": size(html / "pagefind-merged" / "sort.json"),
     }
 
 
@@ -43,4 +53,8 @@ def _mean(values: list[int]) -> int:
 
 
 def pagefind_files(html: Path) -> int:
-    return sum(1 for p in (html / "pagefind").rglob("*") if p.is_file())
+    return sum(1 for folder in bundles(html) for p in folder.rglob("*") if p.is_file())
+
+
+def pagefind_bytes(html: Path) -> int:
+    return sum(size(folder) for folder in bundles(html)) + size(html / "pagefind-merged")

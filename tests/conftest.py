@@ -241,12 +241,20 @@ RESULTS_SHOWN = """() => {
 }"""
 
 
+# The seed list has 28 papers, one shard of the search index at the usual shard size: the browser
+# tests build it with 4 papers a shard (4 shards of papers), so every search runs on merged shards.
+SHARD_PAGES = "4"
+
+
 def build_site(project: Path, *options: str) -> Path:
     """``readinglist build`` of ``project`` (-n -W --keep-going, and ``options``); its HTML folder."""
     from readinglist.cli import main
+    from readinglist.site.shards import SIZE_ENV
 
     out = project / "docs" / "_build" / "html"
-    assert main(["--root", str(project), "build", *options, "--out", str(out)]) == 0
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(SIZE_ENV, SHARD_PAGES)
+        assert main(["--root", str(project), "build", *options, "--out", str(out)]) == 0
     return out
 
 

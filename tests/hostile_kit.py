@@ -18,6 +18,7 @@ from sphinx.cmd.build import build_main
 from conftest import SEEDS
 from readinglist.model import RawRecord, SourceRef
 from readinglist.site.search import BUNDLE
+from readinglist.site.shards import PAPER_BUNDLES
 from readinglist.store import bibfile
 from readinglist.store.bibfile import BibFile
 from readinglist.store.records import to_work
@@ -88,9 +89,9 @@ def retitle(root: Path, n: int, title: str) -> None:
 
 
 def indexed_titles(out: Path) -> set[str]:
-    """The page titles in Pagefind's index (each fragment is gzipped JSON after a signature)."""
+    """The page titles in Pagefind's index, every shard (each fragment is gzipped JSON after a signature)."""
     titles = set()
-    for fragment in (out / BUNDLE / "fragment").glob("*.pf_fragment"):
+    for fragment in [*(out / BUNDLE).glob("fragment/*.pf_fragment"), *(out / PAPER_BUNDLES).glob("*/fragment/*")]:
         data = gzip.decompress(fragment.read_bytes())
         titles.add(json.loads(data[data.index(b"{") :])["meta"]["title"])
     return titles

@@ -25,6 +25,7 @@ import pytest
 from hostile_kit import dump_record, indexed_titles, records_project, retitle
 from readinglist.cli import main
 from readinglist.site.search import BUNDLE, ENTRY, STALE
+from readinglist.site.shards import PAPER_BUNDLES, RECORD
 
 HOOK = """
 import os, signal, time
@@ -134,12 +135,13 @@ def _site(out: Path) -> dict[str, bytes]:
         name = p.relative_to(out).as_posix()
         if not p.is_file() or ".doctrees" in p.relative_to(out).parts:
             continue
-        if name.startswith(f"{BUNDLE}/filter/"):
+        bundle, _, inside = name.partition("/filter/")
+        if inside and (bundle == BUNDLE or bundle.startswith(f"{PAPER_BUNDLES}/")):
             item = _cbor(gzip.decompress(p.read_bytes())[len(b"pagefind_dcd") :], 0)[0]
             assert isinstance(item, list) and len(item) == 2, f"{name}: not a [name, values] pair"
             filter_name, values = item
-            site[f"{BUNDLE}/filter:{filter_name}"] = repr(sorted(map(repr, values))).encode()
-        elif not (name == f"{BUNDLE}/{ENTRY}" or name.endswith(".pf_meta")):
+            site[f"{bundle}/filter:{filter_name}"] = repr(sorted(map(repr, values))).encode()
+        elif not (name.endswith(f"/{ENTRY}") or name.endswith(".pf_meta") or name == RECORD):  # RECORD: mtimes
             site[name] = p.read_bytes()
     return site
 

@@ -46,15 +46,30 @@ def test_pagefind_reindexes_only_when_a_page_was_written(tmp_path: Path, capsys:
         dump_record(n, f"Paper {n} on graphs", f"We propose system {n} for graphs.", "Ann Lee") for n in range(2)
     ]
     root = records_project(tmp_path, records)
-    entry = root / "html" / "pagefind" / "pagefind-entry.json"
+    # Two papers: one shard of papers (pagefind-papers/0/), and the site shard (pagefind/).
+    papers, rest = (root / "html" / bundle / "pagefind-entry.json" for bundle in ("pagefind-papers/0", "pagefind"))
     _run(root, capsys)
-    first = entry.stat().st_mtime_ns
+    first, kept = papers.stat().st_mtime_ns, rest.stat().st_mtime_ns
     assert "Pagefind index kept" in _run(root, capsys)  # nothing written: the index stays
-    assert entry.stat().st_mtime_ns == first
+    assert papers.stat().st_mtime_ns == first
     (root / "docs" / "notes").mkdir(exist_ok=True)
     (root / "docs" / "notes" / "hostile1.md").write_text("A note about lattices.\n", encoding="utf-8")
     assert "Pagefind index kept" not in _run(root, capsys)
-    assert entry.stat().st_mtime_ns != first
+    assert papers.stat().st_mtime_ns != first  # the paper's shard is indexed again
+    assert rest.stat().st_mtime_ns == kept  # the other pages did not change: their shard is kept
+    assert "lattices" in (root / "html" / "papers" / "hostile1.html").read_text(encoding="utf-8")
+
+
+def test_a_deleted_page_leaves_the_site_and_the_index(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = records_project(tmp_path, [dump_record(1, "Paper 1 on graphs", "We propose graphs.", "Ann Lee")])
+    extra = root / "docs" / "extra.md"
+    extra.write_text("---\norphan: true\n---\n# Quokka habitats\n\nQuokkas.\n", encoding="utf-8")
+    _run(root, capsys)
+    assert "Quokka habitats" in indexed_titles(root / "html")
+    extra.unlink()
+    _run(root, capsys)
+    assert not (root / "html" / "extra.html").exists()  # Sphinx leaves it; the extension removes it
+    assert "Quokka habitats" not in indexed_titles(root / "html")
 
 
 def test_readinglist_build_indexes_after_sphinx_exits(tmp_path: Path) -> None:

@@ -18,10 +18,10 @@ from conftest import CHROMIUM, RESULTS_SHOWN, build_site, chromium, copy_seeds, 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
 TOPIC = "Machine-learning systems and compilers"
 CHECKBOX = 'input.pagefind-ui__filter-checkbox[name="{}"][value="{}"]'
-# Every result of a term through Pagefind's own API, unfiltered and past the UI's first page.
+# Every result of a term through Pagefind's own API over every shard, unfiltered and past the UI's first page.
 ALL_RESULTS = """async (term) => {
-  const pagefind = await import(new URL("pagefind/pagefind.js", location.href).href);
-  await pagefind.options({baseUrl: new URL(".", location.href).pathname});
+  const pagefind = await import(new URL("pagefind-merged/pagefind.js", location.href).href);
+  await pagefind.options({baseUrl: new URL(".", location.href).pathname, excerptLength: 12});
   const search = await pagefind.search(term);
   return Promise.all(search.results.map(async (r) => (await r.data()).url));
 }"""
@@ -139,7 +139,7 @@ def test_every_filter_group_is_drawn_when_a_filter_index_arrives_after_the_first
             page.wait_for_function(NO_UI_OR_FIRST_SEARCH, timeout=15_000)  # type: ignore[attr-defined]
         route.continue_()  # type: ignore[attr-defined]
 
-    page.route("**/pagefind/filter/*.pf_filter", hold_the_first)  # type: ignore[attr-defined]
+    page.route("**/filter/*.pf_filter", hold_the_first)  # type: ignore[attr-defined]  # of any shard  # type: ignore[attr-defined]
     page.goto(f"{site}/search.html?q=training")  # type: ignore[attr-defined]
     _shown(page)
     for name in ("topic", "year", "author", "category", "status", "tag"):

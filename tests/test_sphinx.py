@@ -301,7 +301,7 @@ def test_pagefind_failure_fails_the_build(app: SphinxTestApp, monkeypatch: pytes
 
     from readinglist.site import search
 
-    monkeypatch.setattr(search, "command", lambda site: [sys.executable, "-c", "raise SystemExit('no index')"])
+    monkeypatch.setattr(search, "command", lambda site, shard: [sys.executable, "-c", "raise SystemExit('no index')"])
     with pytest.raises(ExtensionError, match=r"Pagefind failed \(exit status 1\)") as failed:
         app.build()
     assert str(failed.value).endswith("no index")  # Pagefind's own output, for the reader to act on
@@ -321,6 +321,9 @@ def test_a_stale_mark_forces_a_new_index(tmp_path: Path) -> None:
 
     (tmp_path / search.BUNDLE).mkdir()
     (tmp_path / search.BUNDLE / search.ENTRY).write_text("{}", encoding="utf-8")
+    assert search.needed(tmp_path, 0)  # no merged API over the shards yet (a site indexed before shards)
+    (tmp_path / "pagefind-merged").mkdir()
+    (tmp_path / "pagefind-merged" / "pagefind.js").write_text("", encoding="utf-8")
     assert not search.needed(tmp_path, 0)
     search.mark_stale(tmp_path)  # left by a `readinglist build` whose Pagefind run failed
     assert search.needed(tmp_path, 0)

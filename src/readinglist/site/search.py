@@ -10,13 +10,14 @@ from __future__ import annotations
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 from ..errors import Code, ReadingListError
-from . import child
+from . import child, searchmerge, shards
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"  # page.html (marks the body), search.html
-BUNDLE = "pagefind"  # the index's folder in the site; search.html loads pagefind/pagefind-ui.js from it
-ENTRY = "pagefind-entry.json"  # written last by Pagefind: its presence means a complete index
+BUNDLE = shards.SITE_BUNDLE  # the site shard's bundle; search.html loads pagefind/pagefind-ui.js from it
+ENTRY = shards.ENTRY  # written last by Pagefind: its presence means a complete bundle
 # A paper's related papers (other papers' titles) and BibTeX block repeat other pages' words: left
 # out, a title finds its own paper first, and Pagefind needs 30% less memory (1,000 works).
 # templates/page.html marks a paper's article; the sections are the h2 sections of its h1 section
@@ -37,7 +38,8 @@ STALE = ".readinglist-search-stale"
 
 def needed(site: Path, pages_written: int) -> bool:
     """A build that wrote no page leaves a complete index as it was (Pagefind cannot update one)."""
-    return pages_written > 0 or (site / STALE).is_file() or not (site / BUNDLE / ENTRY).is_file()
+    complete = (site / BUNDLE / ENTRY).is_file() and (site / searchmerge.FOLDER / "pagefind.js").is_file()
+    return pages_written > 0 or (site / STALE).is_file() or not complete
 
 
 def stale(site: Path) -> bool:
@@ -58,26 +60,44 @@ def index_if_stale(site: Path) -> bool:
     return True
 
 
-def command(site: Path) -> list[str]:
+def command(site: Path, shard: shards.Shard) -> list[str]:
     """``python -m pagefind``: found through this interpreter, so no PATH lookup and no download."""
     excluded = [arg for selector in EXCLUDED for arg in ("--exclude-selectors", selector)]
-    return [sys.executable, "-m", "pagefind", "--site", str(site), "--output-subdir", BUNDLE, *excluded]
+    where = ["--site", str(site), "--output-subdir", shard.bundle, "--glob", shard.glob()]
+    return [sys.executable, "-m", "pagefind", *where, *excluded]
 
 
 def index(site: Path) -> str:
-    """Index the HTML under ``site`` into ``site/pagefind``; return Pagefind's report.
+    """Index the shards of ``site`` whose pages changed (``shards.py``); return Pagefind's reports.
 
     Only the parts of a page marked ``data-pagefind-body`` are indexed (templates/page.html marks
     the article), so the theme's navigation, sidebars and footer cost neither memory nor index size.
     """
-    shutil.rmtree(site / BUNDLE, ignore_errors=True)  # Pagefind never deletes the fragments of an old index
-    result = child.run(command(site), capture=True)
-    if result.returncode != 0 or not (site / BUNDLE / ENTRY).is_file():
+    record = shards.recorded(site)
+    plan = shards.plan(site, record)
+    record = {key: kept for key, kept in record.items() if key in {s.key for s in plan}}
+    for old in shards.unused_bundles(site, plan):
+        shutil.rmtree(old, ignore_errors=True)
+    reports = [_index_shard(site, shard, record) for shard in shards.stale(site, plan)]
+    values = {page: found for kept in record.values() for page, found in kept.get("sort", {}).items()}
+    searchmerge.write(site, plan, values)
+    # missing_ok: a build that did not hold the build lock (a second plain sphinx-build) may have
+    # indexed and removed the mark first.
+    (site / STALE).unlink(missing_ok=True)
+    return "".join(reports)
+
+
+def _index_shard(site: Path, shard: shards.Shard, record: dict[str, Any]) -> str:
+    """One shard's bundle, made anew; recorded once complete, so a kill leaves the shard stale."""
+    record.pop(shard.key, None)
+    shards.save(site, record)
+    shutil.rmtree(site / shard.bundle, ignore_errors=True)  # Pagefind never deletes an old index's fragments
+    result = child.run(command(site, shard), capture=True)
+    if result.returncode != 0 or not (site / shard.bundle / ENTRY).is_file():
         output = (result.stdout + result.stderr).strip()[-2000:] or "(no output)"
         raise ReadingListError(
             f"Pagefind failed (exit status {result.returncode}):\n{output}", site, code=Code.PAGEFIND_FAILED
         )
-    # missing_ok: a build that did not hold the build lock (a second plain sphinx-build) may have
-    # indexed and removed the mark first.
-    (site / STALE).unlink(missing_ok=True)
+    record[shard.key] = {"pages": shard.pages, "sort": searchmerge.sort_values(site, shard)}
+    shards.save(site, record)
     return result.stdout

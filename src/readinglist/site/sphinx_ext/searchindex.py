@@ -2,7 +2,8 @@
 
 Sphinx's searchindex.js (19 MB at 10,000 papers) would be dead weight, so the HTML builders
 make none; the search page is the Pagefind one of ``site/templates/search.html``. The index is
-marked stale before the first page of a build is written and made once the build has succeeded.
+marked stale before the first page of a build is written and made once the build has succeeded,
+for the shards whose pages changed (``site/shards.py``). A deleted document's page is removed.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from docutils import nodes
 from sphinx.application import Sphinx
+from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
@@ -46,6 +48,19 @@ def _count_written(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     kept.written += 1
 
 
+def _remove_deleted(app: Sphinx, env: Any, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
+    """Sphinx leaves the HTML of a deleted document behind, where search would still find it."""
+    builder = app.builder
+    if builder.name not in SEARCH_BUILDERS or not isinstance(builder, StandaloneHTMLBuilder):
+        return []
+    pages = [Path(builder.get_outfilename(name)) for name in removed]
+    if any(page.is_file() for page in pages):
+        search.mark_stale(Path(app.outdir))  # before the page goes: its shard no longer matches the index
+    for page in pages:
+        page.unlink(missing_ok=True)
+    return []
+
+
 def _index(app: Sphinx, exception: BaseException | None) -> None:
     if exception is not None or app.builder.name not in SEARCH_BUILDERS or not app.config.readinglist_search:
         return
@@ -69,6 +84,7 @@ def setup(app: Sphinx) -> None:
     app.add_config_value("readinglist_search_later", False, "", types=[bool])
     app.connect("builder-inited", _no_sphinx_index)
     app.connect("html-collect-pages", _search_page)
+    app.connect("env-get-outdated", _remove_deleted)
     app.connect("env-before-read-docs", _start_count)
     app.connect("doctree-resolved", _count_written)
     app.connect("build-finished", _index)

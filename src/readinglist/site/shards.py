@@ -1,0 +1,131 @@
+"""The search index in shards, so that a build re-indexes only the pages that changed.
+
+Pagefind cannot update an index: a note edit that rewrote one paper page paid for indexing
+every page (1.5 s at 1,000 works, 16–23 s at 10,000). Each shard is a Pagefind bundle of its
+own, merged in the browser (``templates/pagefind-merged.js``): the paper pages are spread
+over shards by a hash of their file name (stable, and the shards stay the same size), and
+every other page is in the site shard, whose bundle is ``pagefind/`` (with Pagefind's UI).
+
+A shard is re-indexed when its pages differ from the ones its bundle was made from: the
+record (``RECORD``) keeps each shard's pages with a digest of their bytes, written once its
+bundle is complete. A page changed, added or deleted since, a kill at any point, or a bundle
+gone, and the shard's record no longer matches. Bytes, not modification times: Sphinx writes
+search.html and genindex.html again at every build, unchanged. A page's size and modification
+time, kept too, say when its digest need not be read again. No Sphinx imports: ``search`` uses it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..writer import write_if_changed
+
+SITE = "site"  # the shard of every page outside papers/
+SITE_BUNDLE = "pagefind"  # search.html loads Pagefind's UI from it, as before shards
+PAPER_BUNDLES = "pagefind-papers"  # pagefind-papers/<n>/: one bundle per shard of papers
+PAPERS = "papers/"
+ENTRY = "pagefind-entry.json"  # written last by Pagefind: its presence means a complete bundle
+RECORD = ".readinglist-search.json"
+# Pagefind ranks a page within its own shard (its word statistics are the shard's), so a
+# shard must hold enough pages for those statistics to be the site's: at least this many.
+PAGES_PER_SHARD = 128
+MAX_SHARDS = 16  # each bundle adds about 7 requests to a search page's first query: at 10,000 works, 625 pages a shard
+SIZE_ENV = "READINGLIST_SEARCH_SHARD_PAGES"  # tests and benchmarks: smaller shards on a small list
+GLOB_SPECIAL = "\\*?[]{},!"
+
+Stats = dict[str, list[Any]]  # page (site-relative, POSIX) -> [size, mtime_ns, digest]
+
+
+@dataclass(frozen=True)
+class Shard:
+    key: str  # "site", or the paper shard's number
+    pages: Stats
+
+    @property
+    def bundle(self) -> str:
+        return SITE_BUNDLE if self.key == SITE else f"{PAPER_BUNDLES}/{self.key}"
+
+    def glob(self) -> str:
+        """Pagefind's ``--glob``: exactly these pages (a brace list; metacharacters escaped).
+
+        One argument, so at most 128 KB on Linux: about 3,000 pages a shard, 16 shards of papers
+        (MAX_SHARDS) up to some 50,000 works.
+        """
+        names = ["".join(f"\\{c}" if c in GLOB_SPECIAL else c for c in page) for page in sorted(self.pages)]
+        return "{" + ",".join(names) + "}" if len(names) != 1 else names[0]
+
+
+def count(papers: int) -> int:
+    """The number of paper shards: a power of two, so that it changes (and every paper moves)
+    only when the list has doubled or halved."""
+    size = int(os.environ.get(SIZE_ENV) or PAGES_PER_SHARD)
+    shards = 1
+    while shards * 2 <= min(MAX_SHARDS, papers // max(size, 1)):
+        shards *= 2
+    return shards
+
+
+def plan(site: Path, record: dict[str, Any]) -> list[Shard]:
+    """The shards of the HTML pages now under ``site``, the site shard first."""
+    known = {page: kept for shard in record.values() for page, kept in shard.get("pages", {}).items()}
+    pages = {p.relative_to(site).as_posix(): p for p in site.rglob("*.html") if ".doctrees" not in p.parts}
+    papers = sorted(page for page in pages if page.startswith(PAPERS) and "/" not in page.removeprefix(PAPERS))
+    shards = count(len(papers))
+    keys = {page: str(zlib.crc32(page.encode()) % shards) for page in papers}
+    grouped: dict[str, Stats] = {SITE: {}, **{str(n): {} for n in range(shards)}}
+    for page, path in pages.items():
+        grouped[keys.get(page, SITE)][page] = _stats(path, known.get(page))
+    return [Shard(key, stats) for key, stats in grouped.items() if stats or key == SITE]
+
+
+def _stats(path: Path, known: list[Any] | None) -> list[Any]:
+    stat = path.stat()
+    if known is not None and known[:2] == [stat.st_size, stat.st_mtime_ns]:
+        return known
+    return [stat.st_size, stat.st_mtime_ns, hashlib.blake2b(path.read_bytes(), digest_size=12).hexdigest()]
+
+
+def _digests(pages: Stats) -> dict[str, Any]:
+    return {page: kept[2:] for page, kept in pages.items()}
+
+
+def recorded(site: Path) -> dict[str, Any]:
+    """What each shard's bundle was made from: {key: {"pages": Stats, "sort": {...}}}."""
+    try:
+        data = json.loads((site / RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {key: kept for key, kept in data.items() if isinstance(kept, dict) and isinstance(kept.get("pages"), dict)}
+
+
+def stale(site: Path, shards: list[Shard]) -> list[Shard]:
+    """The shards whose bundle is missing or was made from other pages than today's."""
+    record = recorded(site)
+    return [s for s in shards if s.key not in record or _changed(record[s.key]["pages"], s) or _incomplete(site, s)]
+
+
+def _changed(pages: Stats, shard: Shard) -> bool:
+    return _digests(pages) != _digests(shard.pages)
+
+
+def _incomplete(site: Path, shard: Shard) -> bool:
+    return not (site / shard.bundle / ENTRY).is_file()
+
+
+def save(site: Path, record: dict[str, Any]) -> None:
+    write_if_changed(site / RECORD, json.dumps(record, sort_keys=True, separators=(",", ":")) + "\n")
+
+
+def unused_bundles(site: Path, shards: list[Shard]) -> list[Path]:
+    """Paper bundles of an older plan (the list doubled, or shrank)."""
+    used = {s.bundle for s in shards}
+    folder = site / PAPER_BUNDLES
+    return [p for p in folder.iterdir() if f"{PAPER_BUNDLES}/{p.name}" not in used] if folder.is_dir() else []
