@@ -22,7 +22,6 @@ What it does, and what it saved (2 cores, docs/develop/performance.md):
 from __future__ import annotations
 
 import gc
-
 from typing import Any
 
 from sphinx.application import Sphinx
