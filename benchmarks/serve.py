@@ -335,6 +335,9 @@ def _stamps(lines: list[tuple[float, str]], saved: float) -> dict[str, float]:
         found = next((t for t, line in lines if text in line and "search:" not in line), None)
         if found is not None:
             out[name] = found - saved
+    served = [t for t, line in lines if MARKS["served"] in line]
+    if served:
+        out["idle"] = served[-1] - saved  # the last build the edit started has finished
     return out
 
 
@@ -403,6 +406,7 @@ def summary(trials: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             "edits": len(these), "median": statistics.median(seconds), "max": max(seconds),
             "cpu_median": statistics.median(t["cpu_seconds"] for t in these),
             "builds": [t["builds"] for t in these], "all_shown": all(t["shown"] for t in these),
+            "idle_median": statistics.median(t["idle"] for t in these),
         }  # fmt: skip
         for name, start, end in PARTS:
             spans = [t[end] - (t[start] if start else 0.0) for t in these if end in t and (start is None or start in t)]
@@ -422,6 +426,7 @@ def table(results: dict[str, Any]) -> str:
     row("save to reloaded page, median (max), s", lambda s: f"{s['median']:.2f} ({s['max']:.2f})")
     row("CPU seconds per edit, median", lambda s: f"{s['cpu_median']:.1f}")
     row("builds per edit", lambda s: " ".join(map(str, s["builds"])))
+    row("save to the server idle again, median, s", lambda s: f"{s['idle_median']:.2f}")
     for name, _, _ in PARTS:
         row(f"– {name}, s", lambda s, n=name: report.fmt(s.get(n)))
     row("edit shown on the reloaded page", lambda s: "yes" if s["all_shown"] else "NO")
