@@ -55,6 +55,8 @@ def lint(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Benchmark on a synthetic list: ``nox -s bench -- --n 1000`` (options: benchmarks/bench.py --help)."""
     session.install("-e", ".", "pagefind[bin]")  # the wheel ships Pagefind's binary: no download at run time
-    if "--browser" in session.posargs:
+    if "--serve" in session.posargs:  # sphinx-autobuild, timed from save to reload (benchmarks/serve.py)
+        session.install("-e", ".[serve]")
+    if "--browser" in session.posargs or "--serve" in session.posargs:
         session.install("playwright")  # drives the system's Chromium; no browser download
     session.run("python", "benchmarks/bench.py", *session.posargs)

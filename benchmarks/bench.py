@@ -4,6 +4,7 @@
     python benchmarks/bench.py --budget [--n 10000] [--build]   (benchmarks/budget.py)
     python benchmarks/bench.py --import [--n 1000 10000]   (benchmarks/importbench.py)
     python benchmarks/bench.py --features [--n 1000 10000]   (graph and charts on and off: benchmarks/features.py)
+    python benchmarks/bench.py --serve [--n 1000] [--repeat 5]   (nox -s serve, save to reload: benchmarks/serve.py)
 
 Every step runs in its own subprocess, as a user runs it, and is timed with its peak
 memory: import, generate twice, a full build (-j 1 and -j 3), a no-op rebuild, rebuilds
@@ -60,6 +61,10 @@ def main(argv: list[str] | None = None) -> int:
         import features
 
         return features.main([a for a in argv if a != "--features"])
+    if "--serve" in argv:  # save a note to the page reloaded under nox -s serve (issue 13): benchmarks/serve.py
+        import serve
+
+        return serve.main([a for a in argv if a != "--serve"])
     if "--budget" in argv:  # the resource budget of hostile inputs (issue 9): benchmarks/budget.py
         import budget
 

@@ -69,15 +69,23 @@ def change_status(path: Path) -> None:
 
 def new_note(root: Path, taken: Sequence[Path]) -> Path:
     """A note for a paper that had none: to read, with a tag (the queue and a tag page list it)."""
+    path = new_note_path(root, taken)
+    path.write_text(NEW_NOTE, encoding="utf-8")
+    return path
+
+
+NEW_NOTE = NOTE.replace("status: read", "status: to-read").replace("benchmark, ", "")
+
+
+def new_note_path(root: Path, taken: Sequence[Path]) -> Path:
+    """Where :func:`new_note` writes: a paper a third into the list with no note in ``taken``."""
     from readinglist.slugs import slugs
     from readinglist.store import bibfile
 
     names = slugs(sorted(bibfile.load(root / "refs.bib").entries))
     used = {p.stem for p in taken}
     name = next(n for _, n in sorted(names.items())[len(names) // 3 :] if n not in used)
-    path = root / "docs" / "notes" / f"{name}.md"
-    path.write_text(NOTE.replace("status: read", "status: to-read").replace("benchmark, ", ""), encoding="utf-8")
-    return path
+    return root / "docs" / "notes" / f"{name}.md"
 
 
 def add_paper(root: Path, corpus: Corpus) -> Path:

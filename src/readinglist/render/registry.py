@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .inputs import Renderer
 
+from ..writer import TEMP_SUFFIX
+
 
 class Search(Enum):
     """How Pagefind treats a page (site/templates/page.html reads the value)."""
@@ -126,10 +128,16 @@ def may_write(rel: str) -> bool:
 
 def serve_ignores(docs: str = "docs") -> list[str]:
     """Regular expressions for the generated files under ``docs``: ``nox -s serve`` rebuilds on a
-    person's edits, not on the files a build writes itself."""
+    person's edits, not on the files a build writes itself.
+
+    The last one is the temporary file each write goes through at the top of ``docs`` (writer.py,
+    ``.<name>.<random>.tmp``; the generated folders are ignored whole): seen by the watcher, it
+    made every build that rewrote the landing page, the queue or the state files start a second.
+    """
     out = [f"{docs}/{re.escape(kind.folder)}/.*" for kind in KINDS if kind.folder]
     for kind in KINDS:
         if not kind.folder:
             types = "|".join(re.escape(s.lstrip(".")) for s in kind.suffixes)
             out.append(f"{docs}/{re.escape(kind.docname)}\\.({types})$")
+    out.append(f"{docs}/\\.[^/]*{re.escape(TEMP_SUFFIX)}$")
     return out
