@@ -21,6 +21,7 @@ from .search import index_if_stale
 
 SPHINX_FLAGS = ("-b", "html", "-n", "-W", "--keep-going", "-q")
 LOCK = "readinglist-build"  # docs/.readinglist-build.lock (lock.lock_path)
+SPHINX = "readinglist.site.sphinx_ext.run"  # python -m sphinx, exiting without a last collection
 DOCTREES = ".doctrees"  # sphinx-build's default doctree folder, inside the output folder
 OUT_TEMPS = {RECORDS}  # the files the tool writes atomically into a site (the extension copies it)
 
@@ -59,7 +60,7 @@ def run(config: Config, out: Path, jobs: str = "1", search: bool = True) -> int 
     if uptodate.holds(out, DOCTREES, before, indexed=search):
         return None
     uptodate.forget(out, DOCTREES)
-    sphinx = child.run([sys.executable, "-m", "sphinx", *argv])
+    sphinx = child.run([sys.executable, "-m", SPHINX, *argv])
     if sphinx.returncode != 0:
         # With --keep-going Sphinx saves its environment even when a warning failed the build, and
         # the next build would not read that page again: it would pass with the fault still there.
