@@ -14,6 +14,7 @@ import functools
 import http.server
 import json
 import os
+import re
 import shutil
 import sys
 import threading
@@ -39,6 +40,8 @@ pytest_plugins = ("sphinx.testing.fixtures",)
 # The repository's own reading list: what the tests must never read or write (see _live_list_untouched).
 _REPO = Path(__file__).resolve().parent.parent
 LIVE_LIST = tuple(str(_REPO / name) for name in ("refs.bib", ".refs.bib.lock", "conf", "docs"))
+# The repository's tools, not its list: tests of the serve benchmark run the noxfile's session.
+TOOLS = {name: _REPO / name for name in ("noxfile.py", "benchmarks")}
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SEEDS = FIXTURES / "seeds"  # a reading-list project: refs.bib, conf/ (with the dumps), docs/ essentials
 SOURCES_DIR = SEEDS / "conf" / "sources"
@@ -188,6 +191,19 @@ def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 # --- a built page, as BeautifulSoup reads it (every test that parses HTML goes through these) ------
+
+
+def directive_lines(markdown: str, name: str) -> list[dict[str, Any]]:
+    """The JSON objects of every ``{name}`` block of a generated page (``readinglist-cite``,
+    ``readinglist-cards``, ``readinglist-links``: data the extension renders as one node)."""
+    blocks = re.findall(rf"^(`{{3,}})\{{{re.escape(name)}\}}\n(.*?)\n\1$", markdown, re.S | re.M)
+    return [json.loads(line) for _, body in blocks for line in body.splitlines()]
+
+
+def cite_tab(markdown: str, label: str) -> str:
+    """The text of one tab of a paper page's Cite menu (``BibTeX``, ``Plain text``, ...)."""
+    [text] = [tab["text"] for tab in directive_lines(markdown, "readinglist-cite") if tab["label"] == label]
+    return str(text)
 
 
 def soup(page: Path | str) -> BeautifulSoup:

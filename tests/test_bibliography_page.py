@@ -4,7 +4,6 @@ and the sidebar keeps the maintainers' documents apart from the reader's pages."
 from __future__ import annotations
 
 import posixpath
-import re
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ from markdown_it import MarkdownIt
 from pybtex.database import Entry, Person, parse_string
 from pybtex.style.formatting.plain import Style as PlainStyle
 
-from conftest import attr, copy_seeds, soup
+from conftest import attr, cite_tab, copy_seeds, soup
 from readinglist.render.bibsets import bib_set, download_link, file_name
 from readinglist.render.escape import clean
 from readinglist.site.sphinx_ext.biblinks import LinkedStyle
@@ -59,9 +58,7 @@ def test_the_whole_list_downloads_as_the_public_bibtex_of_the_pages(seed_site: t
 
 
 def _bibtex_block(page: Path) -> str:
-    match = re.search(r"^(`{3,})bibtex\n(.*?)\n\1$", page.read_text(encoding="utf-8"), re.S | re.M)
-    assert match, page
-    return match.group(2)
+    return cite_tab(page.read_text(encoding="utf-8"), "BibTeX")
 
 
 def _sidebar_sections(out: Path, page: str) -> dict[str, list[str]]:

@@ -40,6 +40,7 @@ def test_conftest_names_the_repository_root_only_to_guard_it() -> None:
     assert [line.strip() for line in text.splitlines() if "_REPO" in line] == [
         "_REPO = Path(__file__).resolve().parent.parent",
         'LIVE_LIST = tuple(str(_REPO / name) for name in ("refs.bib", ".refs.bib.lock", "conf", "docs"))',
+        'TOOLS = {name: _REPO / name for name in ("noxfile.py", "benchmarks")}',
     ]
 
 

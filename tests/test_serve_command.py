@@ -16,16 +16,17 @@ from types import ModuleType
 
 import pytest
 
+from conftest import TOOLS
 from readinglist.render import registry
 from readinglist.writer import write_if_changed
 
-REPO = Path(__file__).resolve().parent.parent
+BENCHMARKS, NOXFILE = TOOLS["benchmarks"], TOOLS["noxfile.py"]
 
 
 @pytest.fixture
 def serve(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
-    monkeypatch.syspath_prepend(str(REPO / "benchmarks"))  # its modules import one another by name
-    spec = importlib.util.spec_from_file_location("serve_bench", REPO / "benchmarks" / "serve.py")
+    monkeypatch.syspath_prepend(str(BENCHMARKS))  # its modules import one another by name
+    spec = importlib.util.spec_from_file_location("serve_bench", BENCHMARKS / "serve.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, spec.name, module)  # its dataclasses look their module up
@@ -46,7 +47,7 @@ def test_the_benchmark_runs_the_serve_session_of_a_new_lists_noxfile(serve: Modu
 
 def test_this_repositorys_serve_session_also_watches_its_source(serve: ModuleType, tmp_path: Path) -> None:
     """It assumes the repository's root: a reading list has no src/ (sphinx-autobuild would stop)."""
-    assert serve.serve_command(REPO / "noxfile.py", ["--port", "8123"], tmp_path) == expected("--watch", "src")
+    assert serve.serve_command(NOXFILE, ["--port", "8123"], tmp_path) == expected("--watch", "src")
 
 
 def test_serve_ignores_the_temporary_files_of_the_generators_writes(

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from pybtex.database import parse_string
 
-from conftest import FIXTURES, SEEDS, copy_seeds
+from conftest import FIXTURES, SEEDS, cite_tab, copy_seeds, directive_lines
 from readinglist.config import load_config
 from readinglist.enrich.credit import credit
 from readinglist.enrich.pipeline import enrich
@@ -168,7 +168,7 @@ def test_page_bibtex_and_bibliography_agree_on_every_seed(seed_site: Path) -> No
     for page in sorted((seed_site / "papers").glob("*.md")):
         text = page.read_text(encoding="utf-8")
         [line] = [x for x in text.splitlines() if x.startswith("**Authors:**")]
-        [block] = re.findall(r"```bibtex\n(.*?)```", text, re.S)
+        block = cite_tab(text, "BibTeX")
         [shown] = _bib_entries(block).values()
         listed = re.sub(r" ?\(?with .*", "", line.removeprefix("**Authors:**")).strip()
         names = re.findall(r"\[([^\]]+)\]", listed)
@@ -187,5 +187,6 @@ def test_page_bibtex_and_bibliography_agree_on_every_seed(seed_site: Path) -> No
 def test_listing_cards_name_no_first_author_the_source_never_gave(seed_site: Path) -> None:
     listings = [seed_site / "years.md", *sorted((seed_site / "topics").glob("*.md"))]
     text = "\n".join(p.read_text(encoding="utf-8") for p in listings)
-    assert "· with Wei Lin" in text
-    assert "· Wei Lin et al." not in text
+    metas = [card["meta"] for card in directive_lines(text, "readinglist-cards")]
+    assert any(meta.endswith("· with Wei Lin") for meta in metas)
+    assert not any(meta.endswith("· Wei Lin et al.") for meta in metas) and "· Wei Lin et al." not in text
