@@ -28,6 +28,7 @@ def serve(session: nox.Session) -> None:
         "sphinx-autobuild", "docs", HTML, "--watch", "refs.bib", "--watch", "conf", "--watch", "src",
         "--ignore", "*/.readinglist-*",  # the generator's state: manifest, fingerprint, caches, lock
         *[arg for pattern in str(generated).split() for arg in ("--re-ignore", pattern)],
+        "-D", "readinglist_exit_frozen=1",  # each rebuild is a process that exits: no last collection
         *session.posargs,
     )  # fmt: skip
 

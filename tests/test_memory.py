@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -38,3 +39,17 @@ def test_a_bound_of_one_doctree_keeps_one_and_writes_the_same_pages(
     assert max(grown) > 1  # without the bound Sphinx keeps every doctree it read
     assert max(kept) <= 1
     assert len(bounded) > 10 and bounded == unbounded
+
+
+def test_a_build_that_the_process_outlives_leaves_the_collector_alone(
+    make_app: Callable[..., Any], tmp_path: Path
+) -> None:
+    """``readinglist_exit_frozen`` freezes what the build left (its process exits next); off by default."""
+    before = gc.get_freeze_count()
+    _build(make_app, tmp_path / "a", {})
+    assert gc.get_freeze_count() == before
+    try:
+        _build(make_app, tmp_path / "b", {"readinglist_exit_frozen": True})
+        assert gc.get_freeze_count() > before
+    finally:
+        gc.unfreeze()  # this process goes on: the test session's objects are collectable again

@@ -37,7 +37,7 @@ def serve(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
 def expected(*watched: str) -> list[str]:
     ignores = [arg for pattern in registry.serve_ignores() for arg in ("--re-ignore", pattern)]
     return ["sphinx-autobuild", "docs", "docs/_build/html", "--watch", "refs.bib", "--watch", "conf", *watched,
-            "--ignore", "*/.readinglist-*", *ignores, "--port", "8123"]  # fmt: skip
+            "--ignore", "*/.readinglist-*", *ignores, "-D", "readinglist_exit_frozen=1", "--port", "8123"]  # fmt: skip
 
 
 def test_the_benchmark_runs_the_serve_session_of_a_new_lists_noxfile(serve: ModuleType, tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from hostile_kit import dump_record, records_project
 from readinglist.cli import main
 from readinglist.config import load_config
 from readinglist.site import child, uptodate
-from readinglist.site.build import DOCTREES, SPHINX
+from readinglist.site.build import DOCTREES
 
 Runs = list[list[str]]
 
@@ -25,7 +25,7 @@ def sphinx_runs(monkeypatch: pytest.MonkeyPatch) -> Runs:
     real = child.run
 
     def counting(argv: list[str], *args: Any, **kwargs: Any) -> subprocess.CompletedProcess[str]:
-        if argv[1:3] == ["-m", SPHINX]:
+        if argv[1:3] == ["-m", "sphinx"]:
             runs.append(argv)
         return real(argv, *args, **kwargs)
 
@@ -97,7 +97,7 @@ def test_a_note_saved_while_sphinx_reads_is_built_by_the_next_build(tmp_path: Pa
 
     def saving_meanwhile(argv: list[str], *args: Any, **kwargs: Any) -> subprocess.CompletedProcess[str]:
         result = real(argv, *args, **kwargs)
-        if argv[1:3] == ["-m", SPHINX]:
+        if argv[1:3] == ["-m", "sphinx"]:
             _note(root, "Saved while Sphinx ran.\n")  # after Sphinx has read the pages
         return result
 

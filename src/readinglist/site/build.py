@@ -21,7 +21,6 @@ from .search import index_if_stale
 
 SPHINX_FLAGS = ("-b", "html", "-n", "-W", "--keep-going", "-q")
 LOCK = "readinglist-build"  # docs/.readinglist-build.lock (lock.lock_path)
-SPHINX = "readinglist.site.sphinx_ext.run"  # python -m sphinx, exiting without a last collection
 DOCTREES = ".doctrees"  # sphinx-build's default doctree folder, inside the output folder
 OUT_TEMPS = {RECORDS}  # the files the tool writes atomically into a site (the extension copies it)
 
@@ -42,7 +41,7 @@ def sphinx_args(config: Config, out: Path, jobs: str = "1", search: bool = True)
     runs Pagefind itself once Sphinx has exited. Sphinx runs in a process of its own, so the
     collector tuning of big builds (sphinx_ext/memory.py) changes nobody else's process."""
     settings = ["-D", "readinglist_generate=0", "-D", f"readinglist_search={int(search)}"]
-    settings += ["-D", "readinglist_search_later=1", "-D", "readinglist_tune_gc=1"]
+    settings += ["-D", "readinglist_search_later=1", "-D", "readinglist_tune_gc=1", "-D", "readinglist_exit_frozen=1"]
     return [*SPHINX_FLAGS, *settings, "-j", jobs, str(config.docs_path), str(out)]
 
 
@@ -60,7 +59,7 @@ def run(config: Config, out: Path, jobs: str = "1", search: bool = True) -> int 
     if uptodate.holds(out, DOCTREES, before, indexed=search):
         return None
     uptodate.forget(out, DOCTREES)
-    sphinx = child.run([sys.executable, "-m", SPHINX, *argv])
+    sphinx = child.run([sys.executable, "-m", "sphinx", *argv])
     if sphinx.returncode != 0:
         # With --keep-going Sphinx saves its environment even when a warning failed the build, and
         # the next build would not read that page again: it would pass with the fault still there.
