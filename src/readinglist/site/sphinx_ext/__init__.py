@@ -14,6 +14,7 @@ indexes the site. What each build keeps is on its app (``state.py``).
 | ``linklist`` | the related-papers lists (``{readinglist-links}``) |
 | ``citetabs`` | a paper's Cite menu as one node (``{readinglist-cite}``) |
 | ``cardlist`` | a topic page's paper cards as one node (``{readinglist-cards}``) |
+| ``jsonlines`` | the body of those three data directives: a JSON object per line |
 | ``graphnode`` | related-work graphs as inline SVG (``{readinglist-graph}``) |
 | ``navigation`` | one navigation tree per folder for pages outside every toctree |
 | ``bibliography`` | the bibliography's linked, cached styles (``biblinks``, ``bibcache``) |

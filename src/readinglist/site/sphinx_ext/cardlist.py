@@ -12,7 +12,6 @@ other cards). Record text is escaped here, as it always is. Other builders get a
 
 from __future__ import annotations
 
-import json
 from html import escape
 from typing import Any
 
@@ -22,6 +21,7 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.writers.html5 import HTML5Translator
 
 from ...render.workflow import LABELS, ROLES
+from . import jsonlines
 from .warnings_ import Warn
 
 GRID = (
@@ -43,13 +43,7 @@ class CardList(SphinxDirective):
     has_content = True
 
     def run(self) -> list[nodes.Node]:
-        cards = []
-        for offset, line in enumerate(self.content):
-            try:
-                cards.append(_card(json.loads(line)))
-            except (ValueError, AttributeError, TypeError):
-                where = (self.env.docname, self.lineno + offset + 1)  # as linklist.py counts lines
-                Warn.BAD_CARD_LINE.log("not a card: %r", line, location=where)
+        cards = jsonlines.items(self, _card, Warn.BAD_CARD_LINE, "a card")
         node = card_list(cards=cards)
         self.set_source_info(node)
         return [node]

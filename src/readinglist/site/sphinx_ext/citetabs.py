@@ -12,8 +12,8 @@ as record text always is. Other builders get a literal block per tab.
 
 from __future__ import annotations
 
-import json
 from html import escape
+from typing import Any
 
 from docutils import nodes
 from pygments import highlight
@@ -24,6 +24,7 @@ from sphinx.highlighting import PygmentsBridge
 from sphinx.util.docutils import SphinxDirective
 from sphinx.writers.html5 import HTML5Translator
 
+from . import jsonlines
 from .warnings_ import Warn
 
 FIELDS = ("label", "lexer", "text")
@@ -39,17 +40,14 @@ class CiteTabs(SphinxDirective):
     has_content = True
 
     def run(self) -> list[nodes.Node]:
-        tabs = []
-        for offset, line in enumerate(self.content):
-            try:
-                item = json.loads(line)
-                tabs.append({f: str(item.get(f) or "") for f in FIELDS})
-            except (ValueError, AttributeError):
-                where = (self.env.docname, self.lineno + offset + 1)  # as linklist.py counts lines
-                Warn.BAD_CITE_LINE.log("not a Cite tab: %r", line, location=where)
+        tabs = jsonlines.items(self, _tab_fields, Warn.BAD_CITE_LINE, "a Cite tab")
         node = cite_tabs(tabs=[t for t in tabs if t["text"]], classes=["sd-tab-set", NAME])
         self.set_source_info(node)
         return [node]
+
+
+def _tab_fields(item: dict[str, Any]) -> dict[str, str]:
+    return {f: str(item.get(f) or "") for f in FIELDS}
 
 
 def plain(app: Sphinx, doctree: nodes.document, docname: str) -> None:

@@ -11,7 +11,6 @@ ordinary bullet list.
 
 from __future__ import annotations
 
-import json
 from html import escape
 from typing import Any
 
@@ -20,6 +19,7 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 from sphinx.writers.html5 import HTML5Translator
 
+from . import jsonlines
 from .warnings_ import Warn
 
 FIELDS = ("doc", "title", "year", "reason")
@@ -33,17 +33,12 @@ class LinkList(SphinxDirective):
     has_content = True
 
     def run(self) -> list[nodes.Node]:
-        links = []
-        for offset, line in enumerate(self.content):
-            try:
-                item = json.loads(line)
-                links.append(
-                    {**{f: str(item.get(f) or "") for f in FIELDS}, "versions": _versions(item.get("versions"))}
-                )
-            except (ValueError, AttributeError):
-                # MyST counts content_offset from the directive, not the page: its lines follow lineno's.
-                Warn.BAD_LINK_LINE.log("not a link: %r", line, location=(self.env.docname, self.lineno + offset + 1))
+        links = jsonlines.items(self, _link, Warn.BAD_LINK_LINE, "a link")
         return [link_list(links=links, classes=["simple", "readinglist-links"])]
+
+
+def _link(item: dict[str, Any]) -> dict[str, Any]:
+    return {**{f: str(item.get(f) or "") for f in FIELDS}, "versions": _versions(item.get("versions"))}
 
 
 def _versions(value: Any) -> list[dict[str, str]]:
