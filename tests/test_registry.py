@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from importlib.resources import files
 from pathlib import Path
 
 import pytest
 
 from conftest import copy_seeds
 from readinglist.config import load_config
+from readinglist.project import init
 from readinglist.render import registry
 from readinglist.render.registry import Search, kind_of, may_write, search_of
 from readinglist.site.assemble import build_library, site_files
@@ -72,14 +72,15 @@ def test_serve_ignores_every_generated_file_and_no_hand_written_one() -> None:
         assert ignored is owned, rel
 
 
-def test_a_new_lists_gitignore_names_every_kind_of_generated_file() -> None:
+def test_a_new_lists_gitignore_names_every_kind_of_generated_file(tmp_path: Path) -> None:
     """A kind missing there leaves its files untracked in every list (queue, tags, charts and
-    feeds once were), one ``git add -A`` away from being committed."""
-    scaffold = files("readinglist").joinpath("scaffold/dot-gitignore.tmpl")
-    ignored = set(scaffold.read_text(encoding="utf-8").splitlines())
+    feeds once were), one ``git add -A`` away from being committed: ``init`` writes them from the table."""
+    init(tmp_path / "list")
+    ignored = set((tmp_path / "list" / ".gitignore").read_text(encoding="utf-8").splitlines())
     for kind in registry.KINDS:
         names = [f"docs/{kind.folder}/"] if kind.folder else [f"docs/{kind.docname}{s}" for s in kind.suffixes]
         assert set(names) <= ignored, kind.name
+    assert "docs/_build/" in ignored and "{{" not in "".join(ignored)
 
 
 def test_each_renderer_a_row_names_is_a_function_of_the_inputs() -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from . import __version__
 from .chars import strip_unsafe
 from .errors import Code, ReadingListError
+from .render import registry
 from .writer import umask
 
 SUFFIX = ".tmpl"
@@ -83,6 +84,7 @@ def _values(title: str) -> dict[str, str]:
         "title_toml": json.dumps(clean, ensure_ascii=False),
         "requirement": requirement(),
         "version": __version__,
+        "generated": "\n".join(registry.git_ignores()),  # .gitignore: every kind of generated file
     }
 
 

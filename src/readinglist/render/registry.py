@@ -126,6 +126,15 @@ def may_write(rel: str) -> bool:
     return False
 
 
+def git_ignores(docs: str = "docs") -> list[str]:
+    """The generated files under ``docs``, as ``.gitignore`` lines: a new list's (``readinglist
+    init`` writes them from this table, so a new kind is ignored with no other change)."""
+    lines = []
+    for kind in KINDS:
+        lines += [f"{docs}/{kind.folder}/"] if kind.folder else [f"{docs}/{kind.docname}{s}" for s in kind.suffixes]
+    return lines
+
+
 def serve_ignores(docs: str = "docs") -> list[str]:
     """Regular expressions for the generated files under ``docs``: ``nox -s serve`` rebuilds on a
     person's edits, not on the files a build writes itself.
