@@ -7,7 +7,6 @@ from collections.abc import Collection
 from dataclasses import replace
 
 from ..config import Config
-from ..enrich.pipeline import enrich
 from ..enrich.taxonomy import load_taxonomy
 from ..latex import dump_to_latex
 from ..model import Library, Note, Work
@@ -61,6 +60,10 @@ def enrich_store(config: Config, notes: dict[str, Note]) -> Enriched:
     # named as the user knows the file: refs.bib:LINE
     messages = [f"readinglist: skipped {replace(skip, file=config.bib).render()}" for skip in store.skipped]
     works = [_with_note_title(w, notes.get(slug)) for w, slug in _slugged(_one_page_per_work(config, store, messages))]
+    # Imported here: numpy, scipy and the similarity code cost 0.5 s, and a note edit served
+    # from the cache never enriches.
+    from ..enrich.pipeline import enrich
+
     library = enrich(
         works,
         load_taxonomy(config.taxonomy_path),
