@@ -131,3 +131,27 @@ def test_the_inputs_name_the_installed_distributions_and_the_command_line(
     assert uptodate.inputs(config, out, ["-b", "html", "-j", "2"]) != first
     monkeypatch.setattr(uptodate, "_distributions", lambda: ["sphinx-99.0.dist-info"])
     assert uptodate.inputs(config, out, ["-b", "html"]) != first
+
+
+def test_notes_in_a_linked_folder_are_watched_through_the_link(tmp_path: Path, sphinx_runs: Runs) -> None:
+    """Notes kept in a synced folder, docs/notes a link to it: an edit there is an edit."""
+    root, out = _project(tmp_path)
+    synced = tmp_path / "synced"
+    synced.mkdir()
+    (synced / "hostile1.md").write_text("A first note.\n", encoding="utf-8")
+    (root / "docs" / "notes").symlink_to(synced, target_is_directory=True)
+    assert _build(root, out) == 0
+    (synced / "hostile1.md").write_text("A note edited in the synced folder.\n", encoding="utf-8")
+    assert _build(root, out) == 0
+    assert len(sphinx_runs) == 2
+    assert any("edited in the synced folder" in p.read_text("utf-8") for p in (out / "papers").glob("*.html"))
+
+
+def test_a_link_loop_ends_and_a_dangling_link_counts(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "page.md").write_text("x", encoding="utf-8")
+    (tmp_path / "a" / "loop").symlink_to(tmp_path, target_is_directory=True)
+    (tmp_path / "gone").symlink_to(tmp_path / "nowhere")
+    found = sorted(uptodate._files(tmp_path, frozenset()))
+    assert ("gone", -1, -1) in found
+    assert [f[0] for f in found if f[0].endswith("page.md")] == ["a/page.md"]  # the loop leads back: not again

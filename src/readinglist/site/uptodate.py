@@ -38,21 +38,38 @@ PACKAGE = Path(__file__).resolve().parent.parent
 
 
 def _files(root: Path, skip: frozenset[Path]) -> Iterator[tuple[str, int, int]]:
-    """(relative path, size, mtime in ns) of every file below ``root``, in no set order."""
-    stack = [root]
+    """(relative path, size, mtime in ns) of every file below ``root``, in no set order.
+
+    Linked folders are followed, as Sphinx and the generator follow them (notes kept in a
+    synced folder are a link), each real folder once, so a link loop ends.
+    """
+    stack, seen = [root], set()
     while stack:
         folder = stack.pop()
         try:
+            real = folder.stat()
             entries = list(os.scandir(folder))
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             continue
+        if (real.st_dev, real.st_ino) in seen:
+            continue
+        seen.add((real.st_dev, real.st_ino))
         for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                if entry.name not in SKIPPED_DIRS and Path(entry.path) not in skip:
-                    stack.append(Path(entry.path))
-            elif not entry.name.endswith(".lock"):  # the build lock is touched by every build
-                info = entry.stat()
-                yield os.path.relpath(entry.path, root), info.st_size, info.st_mtime_ns
+            yield from _entry(entry, root, skip, stack)
+
+
+def _entry(
+    entry: os.DirEntry[str], root: Path, skip: frozenset[Path], stack: list[Path]
+) -> Iterator[tuple[str, int, int]]:
+    try:
+        if entry.is_dir():  # a link to a folder too
+            if entry.name not in SKIPPED_DIRS and Path(entry.path) not in skip:
+                stack.append(Path(entry.path))
+        elif not entry.name.endswith(".lock"):  # the build lock is touched by every build
+            info = entry.stat()  # a link's target: what Sphinx reads
+            yield os.path.relpath(entry.path, root), info.st_size, info.st_mtime_ns
+    except FileNotFoundError:  # a dangling link, or a file removed meanwhile: nothing to read
+        yield os.path.relpath(entry.path, root), -1, -1
 
 
 def _digest(parts: Iterable[object]) -> str:
