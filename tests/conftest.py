@@ -279,6 +279,13 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+@pytest.fixture(scope="module")
+def site(built: Path) -> Iterator[str]:
+    """The module's built site (its ``built`` fixture) served on loopback: Pagefind loads its index over HTTP."""
+    with serving(built) as base:
+        yield base
+
+
 @contextmanager
 def serving(folder: Path) -> Iterator[str]:
     """``folder`` served on loopback (Pagefind loads its index over HTTP); the base URL."""

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from conftest import AXE, AXE_RUN, attr, browser_only, build_site, chromium, copy_seeds, serving, soup
+from conftest import AXE, AXE_RUN, attr, browser_only, build_site, chromium, copy_seeds, soup
 from readinglist.site.sphinx_ext import citemeta
 from readinglist.site.sphinx_ext.a11y import accessible
 
@@ -94,12 +94,6 @@ def test_no_page_repeats_an_id(built: Path) -> None:
         if dupes := sorted({i for i in ids if ids.count(i) > 1}):
             repeated[page.relative_to(built).as_posix()] = dupes
     assert repeated == {}
-
-
-@pytest.fixture(scope="module")
-def site(built: Path) -> Iterator[str]:
-    with serving(built) as base:
-        yield base
 
 
 @pytest.fixture(scope="module")

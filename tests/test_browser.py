@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CHROMIUM, RESULTS_SHOWN, build_site, chromium, copy_seeds, serving
+from conftest import CHROMIUM, RESULTS_SHOWN, build_site, chromium, copy_seeds
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
 
@@ -20,13 +20,6 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is n
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The seed reading list (tests/fixtures/seeds), copied and built in a temporary folder."""
     return build_site(copy_seeds(tmp_path_factory.mktemp("browser") / "seeds"))
-
-
-@pytest.fixture(scope="module")
-def site(built: Path) -> Iterator[str]:
-    """The built site served on loopback (Pagefind loads its index over HTTP)."""
-    with serving(built) as base:
-        yield base
 
 
 @pytest.fixture(scope="module")

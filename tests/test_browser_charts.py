@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from conftest import AXE, AXE_RUN, browser_only, build_site, chromium, copy_seeds, serving
+from conftest import AXE, AXE_RUN, browser_only, build_site, chromium, copy_seeds
 
 pytestmark = browser_only
 # One page of each kind with a chart: the landing page (by topic), a topic (by subtopic), and the
@@ -32,12 +32,6 @@ TABLE = "details.readinglist-chart-table"
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_site(copy_seeds(tmp_path_factory.mktemp("charts") / "seeds"))
-
-
-@pytest.fixture(scope="module")
-def site(built: Path) -> Iterator[str]:
-    with serving(built) as base:
-        yield base
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CHROMIUM, RESULTS_SHOWN, build_site, chromium, copy_seeds, serving
+from conftest import CHROMIUM, RESULTS_SHOWN, build_site, chromium, copy_seeds
 from readinglist.site.shards import ENTRY, RECORD, SITE, Shard
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
@@ -37,12 +37,6 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def built(project: Path) -> Path:
     return build_site(project)
-
-
-@pytest.fixture(scope="module")
-def site(built: Path) -> Iterator[str]:
-    with serving(built) as base:
-        yield base
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from conftest import CHROMIUM, RESULTS_SHOWN, build_site, chromium, copy_seeds, serving
+from conftest import CHROMIUM, RESULTS_SHOWN, build_site, chromium, copy_seeds
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
 TOPIC = "Machine-learning systems and compilers"
@@ -44,12 +44,6 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def records(built: Path) -> list[dict[str, object]]:
     data: list[dict[str, object]] = json.loads((built / "records.json").read_text(encoding="utf-8"))
     return data
-
-
-@pytest.fixture(scope="module")
-def site(built: Path) -> Iterator[str]:
-    with serving(built) as base:
-        yield base
 
 
 @pytest.fixture(scope="module")

@@ -13,14 +13,13 @@ a topic page lists hundreds: re-reading the listings was most of a status change
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from ..enrich.credit import work_credit
 from ..enrich.starthere import version_sets
 from ..model import Paper
-from .escape import Md, fence
+from .escape import Md, data_block
 from .links import PAPERS, display_title, newest_first, one_line
 from .workflow import Notes, group_status
 
@@ -65,19 +64,14 @@ def cards(papers: Sequence[Paper], notes: Notes | None = None) -> list[dict[str,
 
 
 def card_list(papers: Sequence[Paper], notes: Notes | None = None) -> Md:
-    """The ``{readinglist-cards}`` block of ``papers``; empty when there are none. ASCII-only JSON
-    keeps every line break and separator of a title escaped, so no title can end the block."""
-    lines = [json.dumps(c) for c in cards(papers, notes)]
-    return fence("\n".join(lines), "{readinglist-cards}") if lines else Md("")
+    """The ``{readinglist-cards}`` block of ``papers``; empty when there are none."""
+    return data_block("readinglist-cards", cards(papers, notes))
 
 
 def group_card(group: Sequence[Paper]) -> dict[str, Any]:
     """``group`` newest first: the first paper's card, listing the other versions by year."""
     shown = card(group[0])
-    labels = version_labels(group[1:])
-    shown["versions"] = [
-        {"doc": f"{PAPERS}/{p.slug}", "label": label} for label, p in zip(labels, group[1:], strict=True)
-    ]
+    shown["versions"] = version_items(group[1:])
     return shown
 
 
@@ -87,4 +81,11 @@ def version_labels(papers: Sequence[Paper]) -> list[str]:
     return [
         y if years.count(y) == 1 else f"{y}, {one_line(display_title(p), 6)}"
         for y, p in zip(years, papers, strict=True)
+    ]
+
+
+def version_items(papers: Sequence[Paper]) -> list[dict[str, str]]:
+    """Links to other versions of a system, as the data blocks hold them: page and label."""
+    return [
+        {"doc": f"{PAPERS}/{p.slug}", "label": label} for label, p in zip(version_labels(papers), papers, strict=True)
     ]

@@ -34,7 +34,7 @@ from ..chars import strip_unsafe
 from ..model import Work
 from .bibliography import derive
 from .citecache import CACHE
-from .escape import Md, clean, fence
+from .escape import Md, clean, data_block
 from .export import acl, biblatex, csl_item, csl_json, ris
 
 
@@ -110,4 +110,4 @@ def cite_menu(citation: Citation) -> Md:
     # Unsafe characters go before the JSON escapes them out of the fence's sight.
     texts = ((f, strip_unsafe(f.make(citation)).strip()) for f in FORMATS)
     tabs = [{"label": f.label, "lexer": f.lexer, "text": text} for f, text in texts if text]
-    return fence("\n".join(json.dumps(tab) for tab in tabs), "{readinglist-cite}") if tabs else Md("")
+    return data_block("readinglist-cite", tabs)

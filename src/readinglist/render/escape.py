@@ -9,7 +9,9 @@ can start a block of its own; control, noncharacter and bidi characters are drop
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Mapping, Sequence
 
 from ..chars import strip_unsafe
 
@@ -47,6 +49,15 @@ def fence(text: str, info: str = "") -> Md:
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     ticks = "`" * max(3, longest + 1)
     return Md(f"{ticks}{info}\n{text}\n{ticks}")
+
+
+def data_block(name: str, items: Sequence[Mapping[str, object]]) -> Md:
+    """A ``{name}`` block of one JSON object per line (``site/sphinx_ext/jsonlines.py`` reads it);
+    empty when there are no items. Data, not Markdown: the extension makes one node of it, and
+    ASCII-only JSON keeps every line break and separator of a text escaped, so no record text
+    can end the block. Callers clean the text first (``clean``, ``strip_unsafe``): once in
+    JSON escapes, an unsafe character is out of the fence's sight."""
+    return fence("\n".join(json.dumps(item) for item in items), f"{{{name}}}") if items else Md("")
 
 
 def directive(name: str, argument: str, body: str, options: str = "") -> Md:

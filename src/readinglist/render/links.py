@@ -6,7 +6,7 @@ import json
 
 from ..latex import to_text
 from ..model import Paper
-from .escape import Md, clean, fence
+from .escape import Md, clean, data_block
 from .registry import AUTHORS, PAPERS, TOPICS
 
 __all__ = ["AUTHORS", "PAPERS", "TOPICS"]  # the folders, for the renderers (render/registry.py)
@@ -34,13 +34,8 @@ def paper_url(paper: Paper) -> str:
 
 
 def link_list(links: list[tuple[Paper, str]], years: bool = True) -> Md:
-    """The ``readinglist-links`` directive (site/linklist.py): one JSON object per linked paper.
-
-    Data, not Markdown: the list renders as one node instead of six per item. ASCII-only JSON
-    keeps every line break and separator of a title escaped, so no title can end the block.
-    """
-    lines = [json.dumps(_link_item(p, why, years)) for p, why in links]
-    return fence("\n".join(lines), "{readinglist-links}") if lines else Md("")
+    """The ``readinglist-links`` block (site/linklist.py): one linked paper a line, one node instead of six an item."""
+    return data_block("readinglist-links", [_link_item(p, why, years) for p, why in links])
 
 
 def _link_item(paper: Paper, reason: str, years: bool) -> dict[str, object]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -10,10 +9,10 @@ from typing import Any
 from ..enrich.starthere import start_here, version_sets
 from ..model import Library, Paper, Topic
 from .bibsets import set_links, set_name
-from .cards import card_list, version_labels
+from .cards import card_list, version_items
 from .charts import chart, subtopic_stack
 from .environment import render
-from .escape import Md, clean, fence, md_text
+from .escape import Md, data_block, md_text
 from .graph import topic_graph
 from .inputs import Inputs
 from .links import PAPERS, TOPICS, display_title, link_list, newest_first, plural, url
@@ -135,13 +134,10 @@ def years_page(library: Library) -> str:
 
 def _year_list(groups: list[list[Paper]]) -> Md:
     """The ``readinglist-links`` block of one year: each group's newest paper, the rest as ``versions`` links."""
-    lines = []
+    items = []
     for main, *others in groups:
         item: dict[str, Any] = {"doc": f"{PAPERS}/{main.slug}", "title": display_title(main), "year": "", "reason": ""}
         if others:
-            labels = version_labels(others)
-            item["versions"] = [
-                {"doc": f"{PAPERS}/{p.slug}", "label": clean(label)} for label, p in zip(labels, others, strict=True)
-            ]
-        lines.append(json.dumps(item))
-    return fence("\n".join(lines), "{readinglist-links}") if lines else Md("")
+            item["versions"] = version_items(others)
+        items.append(item)
+    return data_block("readinglist-links", items)

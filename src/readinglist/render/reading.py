@@ -9,7 +9,6 @@ once, under its newest listed version, with links to the others (as By year does
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -17,9 +16,9 @@ from ..enrich.starthere import priority_rank, version_sets
 from ..model import Library, Paper
 from ..slugs import hyphenated
 from .bibsets import set_links, set_name
-from .cards import version_labels
+from .cards import version_items
 from .environment import render
-from .escape import Md, clean, fence, md_text
+from .escape import Md, clean, data_block, md_text
 from .inputs import Inputs
 from .links import PAPERS, TOPICS, display_title, newest_first, plural, url
 from .workflow import LABELS, Notes, group_status, status
@@ -155,7 +154,6 @@ def group_links(groups: Sequence[Sequence[Paper]], reason: Callable[[Sequence[Pa
             "reason": clean(reason(group)),
         }
         if others:
-            pairs = zip(version_labels(others), others, strict=True)
-            item["versions"] = [{"doc": f"{PAPERS}/{p.slug}", "label": clean(label)} for label, p in pairs]
-        lines.append(json.dumps(item))
-    return fence("\n".join(lines), "{readinglist-links}") if lines else Md("")
+            item["versions"] = version_items(others)
+        lines.append(item)
+    return data_block("readinglist-links", lines)

@@ -78,10 +78,7 @@ def _uri(app: Sphinx, docname: str, item: dict[str, Any]) -> str:
 
 
 def _exists(app: Sphinx, doc: str, node: card_list) -> bool:
-    if doc in app.env.all_docs:
-        return True
-    Warn.MISSING_PAGE.log("card of a page that does not exist: %s", doc, location=node)
-    return False
+    return jsonlines.page_exists(app, doc, node, "card of")
 
 
 def _bullet_list(cards: list[dict[str, Any]]) -> nodes.bullet_list:

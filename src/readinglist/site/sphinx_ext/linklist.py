@@ -66,10 +66,7 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 
 
 def _exists(app: Sphinx, link: dict[str, Any], node: link_list) -> bool:
-    if link["doc"] in app.env.all_docs:
-        return True
-    Warn.MISSING_PAGE.log("link to a page that does not exist: %s", link["doc"], location=node)
-    return False
+    return jsonlines.page_exists(app, link["doc"], node, "link to")
 
 
 def _bullet_list(links: list[dict[str, Any]]) -> nodes.bullet_list:
