@@ -20,16 +20,16 @@ Runs = list[list[str]]
 
 @pytest.fixture
 def sphinx_runs(monkeypatch: pytest.MonkeyPatch) -> Runs:
-    """Every Sphinx process a build starts (child.run's argument lists)."""
+    """Every Sphinx process a build starts (child.start's argument lists: early or not)."""
     runs: Runs = []
-    real = child.run
+    real = child.start
 
-    def counting(argv: list[str], *args: Any, **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    def counting(argv: list[str], *args: Any, **kwargs: Any) -> subprocess.Popen[str]:
         if argv[1:3] == ["-m", "sphinx"]:
             runs.append(argv)
         return real(argv, *args, **kwargs)
 
-    monkeypatch.setattr(child, "run", counting)
+    monkeypatch.setattr(child, "start", counting)
     return runs
 
 
@@ -93,16 +93,16 @@ def test_any_change_to_the_inputs_or_the_site_runs_sphinx_again(
 def test_a_note_saved_while_sphinx_reads_is_built_by_the_next_build(tmp_path: Path, sphinx_runs: Runs) -> None:
     """The stamp holds the inputs as they were before Sphinx started, not as they are after it."""
     root, out = _project(tmp_path)
-    real = child.run  # the fixture's: it counts this build's Sphinx too
+    real = child.wait
 
-    def saving_meanwhile(argv: list[str], *args: Any, **kwargs: Any) -> subprocess.CompletedProcess[str]:
-        result = real(argv, *args, **kwargs)
-        if argv[1:3] == ["-m", "sphinx"]:
+    def saving_meanwhile(process: subprocess.Popen[str]) -> subprocess.CompletedProcess[str]:
+        result = real(process)
+        if list(process.args)[1:3] == ["-m", "sphinx"]:  # type: ignore[arg-type]
             _note(root, "Saved while Sphinx ran.\n")  # after Sphinx has read the pages
         return result
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(child, "run", saving_meanwhile)
+        patch.setattr(child, "wait", saving_meanwhile)
         assert _build(root, out) == 0
     assert _build(root, out) == 0
     assert len(sphinx_runs) == 2  # the second build did not stop at the stamp

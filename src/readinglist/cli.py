@@ -97,13 +97,18 @@ def _generate(args: argparse.Namespace, config: Config) -> int:
 
 
 def _build(args: argparse.Namespace, config: Config) -> int:
-    from .site import build, generate
+    from .site import build, early, generate
 
     out = args.out or config.docs_path / "_build" / "html"
+    search = not args.no_search
+    sphinx = early.Sphinx(build.sphinx_args(config, out, args.jobs, search))  # starts while the pages render
     with build.locked(config):  # generate, Sphinx and Pagefind: one build of the project at a time
-        for line in generate.run(config, allow_empty=args.allow_empty).lines():
-            print(line, flush=True)  # before Sphinx's own output
-        status = build.run(config, out, args.jobs, search=not args.no_search)
+        try:
+            for line in generate.run(config, allow_empty=args.allow_empty, before_render=sphinx.start).lines():
+                print(line, flush=True)  # before Sphinx's own output
+            status = build.run(config, out, args.jobs, search, sphinx)
+        finally:
+            sphinx.cancel()  # a Sphinx still waiting: the pages failed, or nothing needs a build
     if status is None:
         print(f"site up to date (nothing changed since its last build): {out / 'index.html'}")
     elif status == 0:

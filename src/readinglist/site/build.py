@@ -7,7 +7,6 @@ a second build waits for the first. A plain ``sphinx-build`` takes it in the Sph
 
 from __future__ import annotations
 
-import sys
 from contextlib import AbstractContextManager
 from pathlib import Path
 
@@ -15,7 +14,7 @@ from .. import lock
 from ..config import Config
 from ..errors import Code, ReadingListError
 from ..writer import remove_temp_files
-from . import child, uptodate
+from . import early, uptodate
 from .manifest import RECORDS
 from .search import index_if_stale
 
@@ -45,13 +44,16 @@ def sphinx_args(config: Config, out: Path, jobs: str = "1", search: bool = True)
     return [*SPHINX_FLAGS, *settings, "-j", jobs, str(config.docs_path), str(out)]
 
 
-def run(config: Config, out: Path, jobs: str = "1", search: bool = True) -> int | None:
+def run(
+    config: Config, out: Path, jobs: str = "1", search: bool = True, sphinx: early.Sphinx | None = None
+) -> int | None:
     """Sphinx in its own process, then Pagefind: the two never hold their memory at once
     (at 10,000 papers, 1.9 GB and 1.8 GB). The caller holds the build lock. None: the site was
     up to date, so neither ran (uptodate.py).
 
     The extension marks the index stale before Sphinx writes a page (``search.STALE``), so an
-    index that a killed build left behind the pages is made by the next build.
+    index that a killed build left behind the pages is made by the next build. ``sphinx``: the
+    process the caller may have started early (early.py), with this config's ``sphinx_args``.
     """
     remove_temp_files(out, OUT_TEMPS)  # a copy of records.json interrupted before its rename (under the lock)
     argv = sphinx_args(config, out, jobs, search)
@@ -59,12 +61,12 @@ def run(config: Config, out: Path, jobs: str = "1", search: bool = True) -> int 
     if uptodate.holds(out, DOCTREES, before, indexed=search):
         return None
     uptodate.forget(out, DOCTREES)
-    sphinx = child.run([sys.executable, "-m", "sphinx", *argv])
-    if sphinx.returncode != 0:
+    result = (sphinx or early.Sphinx(argv)).result()
+    if result.returncode != 0:
         # With --keep-going Sphinx saves its environment even when a warning failed the build, and
         # the next build would not read that page again: it would pass with the fault still there.
         (out / DOCTREES / "environment.pickle").unlink(missing_ok=True)
-        return sphinx.returncode
+        return result.returncode
     if search:
         index_if_stale(out)
     uptodate.record(out, DOCTREES, before)

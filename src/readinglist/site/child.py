@@ -15,10 +15,15 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
+import time
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from typing import IO
 
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 GRACE = 10.0  # seconds a child gets to exit after SIGTERM before it is killed
+POLL = 0.005  # seconds between looks at children running side by side
 
 
 def _ask_for_sigterm_when_orphaned() -> None:
@@ -51,15 +56,68 @@ def run(args: Sequence[str], capture: bool = False) -> subprocess.CompletedProce
     Call it from the main thread: the kernel's parent-death signal follows the thread that
     started the child, not the process.
     """
+    return wait(start(args, capture))
+
+
+def start(args: Sequence[str], capture: bool = False, pass_fds: Sequence[int] = ()) -> subprocess.Popen[str]:
+    """Start ``args`` (from the main thread, as :func:`run`); :func:`wait` for it."""
     preexec = _die_with(os.getpid()) if sys.platform == "linux" else None
     pipe = subprocess.PIPE if capture else None
-    with subprocess.Popen(args, stdout=pipe, stderr=pipe, text=True, preexec_fn=preexec) as process:
+    return subprocess.Popen(args, stdout=pipe, stderr=pipe, text=True, preexec_fn=preexec, pass_fds=pass_fds)
+
+
+def wait(process: subprocess.Popen[str]) -> subprocess.CompletedProcess[str]:
+    with process:
         try:
             stdout, stderr = process.communicate()
         except BaseException:  # KeyboardInterrupt or cli's SIGTERM exception: stop the child first
             _stop(process)
             raise
-    return subprocess.CompletedProcess(args, process.returncode, stdout, stderr)
+    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+
+
+def run_each(commands: Sequence[Sequence[str]], jobs: int) -> list[subprocess.CompletedProcess[str]]:
+    """Run each command to completion, at most ``jobs`` at a time, output captured; results in order.
+
+    Output goes to temporary files, not pipes: a child blocked on a full pipe that nobody reads
+    would never exit. Call it from the main thread, as :func:`run`.
+    """
+    with ExitStack() as files:
+        outputs: list[tuple[IO[str], IO[str]]] = [
+            (files.enter_context(tempfile.TemporaryFile("w+")), files.enter_context(tempfile.TemporaryFile("w+")))
+            for _ in commands
+        ]
+        codes = _run_side_by_side(commands, outputs, jobs)
+        return [
+            subprocess.CompletedProcess(args, code, *map(_read, out))
+            for args, code, out in zip(commands, codes, outputs, strict=True)
+        ]
+
+
+def _run_side_by_side(
+    commands: Sequence[Sequence[str]], outputs: list[tuple[IO[str], IO[str]]], jobs: int
+) -> list[int]:
+    preexec = _die_with(os.getpid()) if sys.platform == "linux" else None
+    pending, running, codes = list(range(len(commands))), dict[int, subprocess.Popen[str]](), [0] * len(commands)
+    try:
+        while pending or running:
+            while pending and len(running) < max(1, jobs):
+                at = pending.pop(0)
+                out, err = outputs[at]
+                running[at] = subprocess.Popen(commands[at], stdout=out, stderr=err, text=True, preexec_fn=preexec)
+            for at in [at for at, process in running.items() if process.poll() is not None]:
+                codes[at] = running.pop(at).returncode
+            time.sleep(POLL if running else 0)
+    except BaseException:  # as run: stop the children first
+        for process in running.values():
+            _stop(process)
+        raise
+    return codes
+
+
+def _read(file: IO[str]) -> str:
+    file.seek(0)
+    return file.read()
 
 
 def _stop(process: subprocess.Popen[str]) -> None:

@@ -7,6 +7,7 @@ is off) and holds the lock itself.
 
 from __future__ import annotations
 
+import os
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from ...config import Config as SiteConfig
 from ...config import load_config
 from ...errors import ReadingListError
 from ...writer import remove_temp_files
-from .. import build, child
+from .. import build, child, early
 from .settings import root
 from .state import state
 
@@ -39,6 +40,18 @@ _held: dict[Path, ExitStack] = {}
 # their HTML, not those that only depend on changed pages (toctrees, titles). Found by the next
 # build, the mark has it write every page again.
 WRITING = ".readinglist-writing"
+
+
+def _wait_for_pages(app: Sphinx) -> None:
+    """Started before the pages were complete (site/early.py): wait for the go, or leave quietly
+    when none comes, before anything reads a page or writes into the output folder."""
+    fd = app.config.readinglist_wait_fd
+    if fd < 0:
+        return
+    with os.fdopen(fd, "rb", buffering=0) as pipe:
+        go = pipe.read(1)
+    if go != early.GO:
+        os._exit(0)  # not sys.exit: Sphinx would report it; nothing was written, nothing to clean up
 
 
 def _generate(app: Sphinx) -> None:
@@ -103,8 +116,10 @@ def setup(app: Sphinx) -> None:
     app.add_config_value("readinglist_root", "..", "env", types=[str])
     app.add_config_value("readinglist_generate", True, "", types=[bool])
     app.add_config_value("readinglist_allow_empty", False, "", types=[bool])  # see generate.run
+    app.add_config_value(early.SETTING, -1, "", types=[int])  # set only by readinglist build
     app.connect("config-inited", _workers_die_with_build)
     # Before sphinxcontrib-bibtex (priority 500) reads the bibliography the generator writes.
+    app.connect("builder-inited", _wait_for_pages, priority=90)  # what comes first reads no page
     app.connect("builder-inited", _generate, priority=100)
     app.connect("builder-inited", _check_interrupted)
     app.connect("env-updated", _write_all_if_interrupted)
