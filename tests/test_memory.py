@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sphinx.application import Sphinx
 
 ROOT = Path(__file__).parent / "roots" / "test-basic"
@@ -53,3 +54,40 @@ def test_a_build_that_the_process_outlives_leaves_the_collector_alone(
         assert gc.get_freeze_count() > before
     finally:
         gc.unfreeze()  # this process goes on: the test session's objects are collectable again
+
+
+def _collector_while_reading(make_app: Callable[..., Any], source: Path, overrides: dict[str, Any]) -> list[bool]:
+    """Whether the collector was on as each document's reading began, in a build with the tuning on."""
+    shutil.copytree(ROOT, source)
+    app = make_app("html", srcdir=source, confoverrides={"readinglist_tune_gc": True, **overrides})
+    seen: list[bool] = []
+    app.connect("source-read", lambda app, docname, source: seen.append(gc.isenabled()))
+    try:
+        app.build()
+        assert app.statuscode == 0 and app.warning.getvalue() == ""
+    finally:
+        app.cleanup()
+        gc.unfreeze()
+    assert gc.isenabled()  # restored once the build has finished
+    return seen
+
+
+def test_a_build_reading_few_documents_pauses_the_collector(
+    make_app: Callable[..., Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from readinglist.site.sphinx_ext import memory
+
+    seen = _collector_while_reading(make_app, tmp_path / "a", {})
+    assert len(seen) > 10 and not any(seen)
+    monkeypatch.setattr(memory, "FEW_DOCUMENTS", 5)  # more to read than that: collected as usual
+    assert all(_collector_while_reading(make_app, tmp_path / "b", {}))
+
+
+def test_a_paused_collector_resumes_once_memory_has_grown(
+    make_app: Callable[..., Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from readinglist.site.sphinx_ext import memory
+
+    monkeypatch.setattr(memory, "PAUSE_MB", -1)  # any growth at all is too much
+    seen = _collector_while_reading(make_app, tmp_path / "a", {})
+    assert seen[0] is False and all(seen[1:])

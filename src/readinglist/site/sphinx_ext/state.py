@@ -26,6 +26,7 @@ class State:
     feeds: dict[str, list[list[str]]] = field(default_factory=dict)  # the feeds' index (feed links)
     bibliography: Cache = field(default_factory=Cache)  # formatted bibliography entries
     gc_thresholds: tuple[int, int, int] | None = None  # the collector's, while memory.py tunes it
+    gc_paused_at: float | None = None  # resident MB when memory.py paused the collector, while paused
 
 
 def state(app: Sphinx) -> State:
