@@ -1,4 +1,4 @@
-"""Sphinx starts while the generator renders and reads the pages only once they are complete (site/early.py)."""
+"""Sphinx starts before the pages are generated and reads them only once they are complete (site/early.py)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,9 @@ def events(monkeypatch: pytest.MonkeyPatch) -> Events:
 
 
 def _project(tmp_path: Path) -> tuple[Path, Path]:
-    records = [dump_record(n, f"Paper {n} on lattices", f"We propose sieve {n} for lattices.", "Ann Lee") for n in range(2)]
+    records = [
+        dump_record(n, f"Paper {n} on lattices", f"We propose sieve {n} for lattices.", "Ann Lee") for n in range(2)
+    ]
     return records_project(tmp_path / "project", records), tmp_path / "site"
 
 
@@ -73,7 +75,7 @@ def test_sphinx_starts_before_the_pages_render_and_builds_what_they_became(tmp_p
     assert "Read" in badges and "Reading" not in badges  # the status the generator had just written
 
 
-def test_a_body_edit_renders_nothing_and_starts_sphinx_when_needed(tmp_path: Path, events: Events) -> None:
+def test_a_body_edit_renders_nothing_and_lets_the_waiting_sphinx_go_on(tmp_path: Path, events: Events) -> None:
     root, out = _project(tmp_path)
     _status(root, "read")
     assert _build(root, out) == 0
@@ -81,7 +83,7 @@ def test_a_body_edit_renders_nothing_and_starts_sphinx_when_needed(tmp_path: Pat
     note.write_text(note.read_text(encoding="utf-8") + "\nA second thought.\n", encoding="utf-8")
     events.clear()
     assert _build(root, out) == 0
-    assert events == ["sphinx", "sphinx exit 0"]
+    assert events == ["sphinx early", "sphinx exit 0"]
     assert "A second thought." in (out / "papers" / "hostile1.html").read_text(encoding="utf-8")
 
 
@@ -100,5 +102,27 @@ def test_when_rendering_fails_the_waiting_sphinx_exits_having_written_nothing(
     _status(root, "reading")
     events.clear()
     assert _build(root, out) != 0
-    assert events == ["sphinx early", "render", "sphinx exit 0"]
+    assert events == ["sphinx early", "render", "sphinx exit -15"]  # stopped while it waited
     assert {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_a_build_with_nothing_to_do_starts_neither_sphinx_nor_the_generator(
+    tmp_path: Path, events: Events, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root, out = _project(tmp_path)
+    assert _build(root, out) == 0
+    before = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
+    events.clear()
+    capsys.readouterr()
+    assert _build(root, out) == 0
+    assert events == []  # every input of both is among the up-to-date check's
+    assert "site up to date" in capsys.readouterr().out
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_a_sphinx_that_fails_while_the_pages_are_generated_fails_the_build(tmp_path: Path, events: Events) -> None:
+    root, out = _project(tmp_path)
+    conf = root / "docs" / "conf.py"
+    conf.write_text(conf.read_text(encoding="utf-8") + "\nraise RuntimeError('broken conf.py')\n", encoding="utf-8")
+    assert _build(root, out) != 0
+    assert events[0] == "sphinx early" and events[-1] not in ("sphinx exit 0", "sphinx exit -15")

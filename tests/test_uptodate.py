@@ -155,3 +155,19 @@ def test_a_link_loop_ends_and_a_dangling_link_counts(tmp_path: Path) -> None:
     found = sorted(uptodate._files(tmp_path, frozenset()))
     assert ("gone", -1, -1) in found
     assert [f[0] for f in found if f[0].endswith("page.md")] == ["a/page.md"]  # the loop leads back: not again
+
+
+def test_a_store_kept_elsewhere_is_among_the_inputs(tmp_path: Path, sphinx_runs: Runs) -> None:
+    """A build whose inputs hold neither generates nor starts Sphinx, so every generator input
+    counts, wherever conf/readinglist.toml keeps it."""
+    root, out = _project(tmp_path)
+    store = root / "library" / "mine.bib"
+    store.parent.mkdir()
+    (root / "refs.bib").rename(store)
+    toml = root / "conf" / "readinglist.toml"
+    toml.write_text(toml.read_text(encoding="utf-8") + 'bib = "library/mine.bib"\n', encoding="utf-8")
+    assert _build(root, out) == 0
+    store.write_text(store.read_text(encoding="utf-8").replace("Paper 1 on lattices", "Paper 1 on sieves"), "utf-8")
+    assert _build(root, out) == 0
+    assert len(sphinx_runs) == 2
+    assert "Paper 1 on sieves" in (out / "papers" / "hostile1.html").read_text(encoding="utf-8")

@@ -101,14 +101,18 @@ def _build(args: argparse.Namespace, config: Config) -> int:
 
     out = args.out or config.docs_path / "_build" / "html"
     search = not args.no_search
-    sphinx = early.Sphinx(build.sphinx_args(config, out, args.jobs, search))  # starts while the pages render
+    sphinx = early.Sphinx(build.sphinx_args(config, out, args.jobs, search))
     with build.locked(config):  # generate, Sphinx and Pagefind: one build of the project at a time
-        try:
-            for line in generate.run(config, allow_empty=args.allow_empty, before_render=sphinx.start).lines():
-                print(line, flush=True)  # before Sphinx's own output
-            status = build.run(config, out, args.jobs, search, sphinx)
-        finally:
-            sphinx.cancel()  # a Sphinx still waiting: the pages failed, or nothing needs a build
+        if build.up_to_date(config, out, args.jobs, search):
+            status = None
+        else:
+            sphinx.start()  # its start-up runs while the pages are generated
+            try:
+                for line in generate.run(config, allow_empty=args.allow_empty).lines():
+                    print(line, flush=True)  # before Sphinx's own output
+                status = build.run(config, out, args.jobs, search, sphinx)
+            finally:
+                sphinx.cancel()  # a Sphinx still waiting: the pages failed, or nothing needs a build
     if status is None:
         print(f"site up to date (nothing changed since its last build): {out / 'index.html'}")
     elif status == 0:

@@ -44,6 +44,13 @@ def sphinx_args(config: Config, out: Path, jobs: str = "1", search: bool = True)
     return [*SPHINX_FLAGS, *settings, "-j", jobs, str(config.docs_path), str(out)]
 
 
+def up_to_date(config: Config, out: Path, jobs: str = "1", search: bool = True) -> bool:
+    """True when nothing the generator or Sphinx reads changed since the last successful build into
+    ``out``, nor the site itself: then neither need run (uptodate.py). The caller holds the lock."""
+    argv = sphinx_args(config, out, jobs, search)
+    return uptodate.holds(out, DOCTREES, uptodate.inputs(config, out, argv), indexed=search)
+
+
 def run(
     config: Config, out: Path, jobs: str = "1", search: bool = True, sphinx: early.Sphinx | None = None
 ) -> int | None:

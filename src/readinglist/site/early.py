@@ -1,13 +1,13 @@
-"""Sphinx started while the generator still renders, held until the pages are written.
+"""Sphinx started before the pages are generated, held until they are complete.
 
 Most of a small rebuild's Sphinx time comes before it reads a page: importing itself and the
 extensions, loading its environment (0.85 s of 1.7 s after a status change at 1,000 works).
 None of that depends on the pages: a plain ``sphinx-build`` generates them only at
-``builder-inited`` (``sphinx_ext/generation.py``). So ``readinglist build`` starts Sphinx as
-soon as it knows the generator will render, and the extension waits at ``builder-inited`` for
-one byte on a pipe: written once the pages are complete, or never (the pipe closed) when no
-build follows, and Sphinx exits there, having written nothing. The generator and Sphinx's
-start then share the two cores.
+``builder-inited`` (``sphinx_ext/generation.py``). So ``readinglist build`` starts Sphinx
+first, and the extension waits at ``builder-inited`` for one byte on a pipe, written once the
+pages are generated and the site is known to need a build. Sphinx's start-up and the
+generator share the two cores. When no build follows (nothing changed, or generating failed)
+the waiting Sphinx is stopped: until it has the byte it has written nothing.
 """
 
 from __future__ import annotations
@@ -50,9 +50,12 @@ class Sphinx:
         return child.wait(self._process)
 
     def cancel(self) -> None:
-        """No build after all (nothing changed, or generating failed): a waiting Sphinx exits."""
+        """No build after all (nothing changed, or generating failed): stop a waiting Sphinx.
+
+        Stopped, not left to find the pipe closed: a no-op build would wait for its start-up."""
         if self._go is not None and self._process is not None:
             self._release(b"")
+            self._process.terminate()
             child.wait(self._process)
 
     def _release(self, message: bytes) -> None:
@@ -60,6 +63,8 @@ class Sphinx:
         try:
             if message:
                 os.write(self._go, message)
+        except BrokenPipeError:  # Sphinx has exited already (its conf.py failed): its status says why
+            pass
         finally:
             os.close(self._go)
             self._go = None

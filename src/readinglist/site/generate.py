@@ -6,7 +6,7 @@ changed: scikit-learn alone takes a second to import, most of a rebuild after a 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -88,15 +88,12 @@ def hand_written_pages(docs: Path, owned: set[str] | None = None) -> list[str]:
     return found
 
 
-def run(
-    config: Config, force: bool = False, allow_empty: bool = False, before_render: Callable[[], object] | None = None
-) -> GenerateReport:
+def run(config: Config, force: bool = False, allow_empty: bool = False) -> GenerateReport:
     """Bring docs/ up to date; with unchanged inputs, check a fingerprint and stop there.
 
     The caller holds the build lock (``build.locked``). A refs.bib with no entries would delete
     every paper page: refused unless ``allow_empty`` (or there are no paper pages to lose).
     ``force`` renders every file from a freshly built library, whatever the caches hold.
-    ``before_render`` is called once it is known that the pages will be rendered (early.py).
     """
     owned = read_manifest(config.docs_path)
     remove_interrupted_writes(config.docs_path, owned | STATE_FILES)
@@ -105,8 +102,6 @@ def run(
     fingerprint = inputs_fingerprint(config, about, notes)
     if not force and is_current(config.docs_path, fingerprint):
         return GenerateReport(None, 0, 0, ())
-    if before_render is not None:
-        before_render()
     from .assemble import enrichment  # deferred: see the module docstring
 
     key, enriched = enrichment(config, notes, fresh=force)

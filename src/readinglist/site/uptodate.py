@@ -8,8 +8,10 @@ built site has been touched, running it changes nothing, so the build stops at t
 What is compared, as the path, size and modification time of every file (no file is read):
 
 - the inputs: every file under docs/ (the output folder, ``_build`` folders and lock files
-  aside), conf/, refs.bib, this package's files, and the name and version of every installed
-  distribution (a new Sphinx, theme or extension); plus Sphinx's command line;
+  aside), conf/, refs.bib, the taxonomy and identity files, this package's files, and the name
+  and version of every installed distribution (a new Sphinx, theme or extension); plus
+  Sphinx's command line. They include every input of the generator, so a build whose inputs
+  all hold does not generate either;
 - the output: every file in the site folder, Sphinx's doctrees and the Pagefind index among them.
 
 The inputs are stated before Sphinx runs, so a note saved while Sphinx reads makes the next
@@ -88,8 +90,10 @@ def inputs(config: Config, out: Path, argv: Sequence[str]) -> str:
     roots = {"docs": config.docs_path, "conf": config.root / "conf", "package": PACKAGE}
     parts: list[object] = [("argv", tuple(argv)), ("python", sys.executable, sys.version), *_distributions()]
     parts += [(name, *f) for name, root in roots.items() for f in _files(root.resolve(), skip)]
-    bib = config.root / "refs.bib"
-    parts.append(("refs.bib", *_stat(bib)))
+    # The generator's inputs wherever conf/readinglist.toml puts them: then a build whose inputs
+    # all hold need not generate either (build.up_to_date).
+    stores = {"refs.bib": config.bib_path, "taxonomy": config.taxonomy_path, "identity": config.identity_path}
+    parts += [(name, str(path), *_stat(path)) for name, path in stores.items()]
     return _digest(parts)
 
 
