@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import feedparser
@@ -102,3 +103,27 @@ def test_the_pages_link_their_downloads(seeds: Seeds) -> None:
     assert "](/downloads/reading-list.json)" in pages["bibliography.md"]
     linked = {link for text in pages.values() for link in re.findall(r"\]\(/(downloads/[^)]+)\)", text)}
     assert len(linked) > 10 and linked <= set(pages)  # every link names a file the generator writes
+
+
+def test_a_feed_changed_to_bytes_of_the_same_length_is_copied_again(tmp_path: Path) -> None:
+    """The site's copy is skipped only when it is newer than its source and as long."""
+    import os
+    from types import SimpleNamespace
+
+    from readinglist.render.registry import FEEDS
+    from readinglist.site.sphinx_ext import feedlinks
+
+    source, out = tmp_path / "docs", tmp_path / "site"
+    (source / FEEDS).mkdir(parents=True)
+    out.mkdir()
+    feed = source / FEEDS / "all.xml"
+    feed.write_text("<feed>one</feed>", encoding="utf-8")
+    app = SimpleNamespace(srcdir=str(source), outdir=str(out), builder=SimpleNamespace(format="html"))
+    feedlinks._copy_feeds(app, None)  # type: ignore[arg-type]
+    copy = out / FEEDS / "all.xml"
+    assert copy.read_text(encoding="utf-8") == "<feed>one</feed>"
+    feed.write_text("<feed>two</feed>", encoding="utf-8")
+    later = copy.stat().st_mtime_ns + 1_000_000
+    os.utime(feed, ns=(later, later))  # as a generate after the copy would leave it
+    feedlinks._copy_feeds(app, None)  # type: ignore[arg-type]
+    assert copy.read_text(encoding="utf-8") == "<feed>two</feed>"
