@@ -16,7 +16,7 @@ import pytest
 
 from conftest import copy_seeds
 from readinglist.config import load_config
-from readinglist.site import assemble, fingerprint, generate, libcache, manifest, pagestate
+from readinglist.site import assemble, fingerprint, generate, libcache, manifest, pagestate, rendercache
 
 LOCK = ".readinglist-build.lock"
 DAPPLE = "lin2020dapple"  # a seed paper with a note (status: read, two tags)
@@ -31,8 +31,11 @@ def _seeds(folder: Path, seed_bib_text: str) -> Path:
 
 
 def _docs(root: Path) -> dict[str, bytes]:
+    """The files under docs/ but the lock and the rendered units' memo (whose order of entries
+    follows which units were served: a cache, checked by the pages it serves)."""
     docs = root / "docs"
-    return {p.relative_to(docs).as_posix(): p.read_bytes() for p in docs.rglob("*") if p.is_file() and p.name != LOCK}
+    files = [p for p in docs.rglob("*") if p.is_file() and p.name not in {LOCK, rendercache.FILE}]
+    return {p.relative_to(docs).as_posix(): p.read_bytes() for p in files}
 
 
 def _changed(before: dict[str, bytes], after: dict[str, bytes]) -> set[str]:

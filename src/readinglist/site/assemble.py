@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Collection
 from dataclasses import replace
+from typing import Literal
 
 from ..config import Config
 from ..enrich.taxonomy import load_taxonomy
@@ -13,12 +14,13 @@ from ..model import Library, Note, Work
 from ..render import charts, citecache
 from ..render.bibliography import problems
 from ..render.citeblock import public_entry
+from ..render.memo import kept
 from ..render.notes import load_notes
 from ..render.pages import library_pages, site_pages
 from ..slugs import slugs
 from ..store import bibfile
 from ..store.identity import load_rules
-from . import libcache
+from . import libcache, rendercache
 from .libcache import Enriched
 from .manifest import RECORDS
 from .pasted import fold_duplicates
@@ -108,10 +110,31 @@ def site_files(
     about: list[str],
     only: Collection[str] | None = None,
     fixed: dict[str, str] | None = None,
+    memo: Literal["off", "write", "reuse"] = "off",
 ) -> dict[str, str]:
     """Every generated file, by path relative to docs/; with ``only``, the paper pages of those
     slugs and every listing, but not the Cite menus' cache (site/pagestate.py keeps it).
-    ``fixed``: the files no note shows on (``Enriched.fixed``), if the caller has them."""
+    ``fixed``: the files no note shows on (``Enriched.fixed``), if the caller has them;
+    ``memo``: keep the rendered units for the next generate ("write"), and serve the last
+    generate's where their inputs are unchanged ("reuse"): render/memo.py, site/rendercache.py."""
+    path, key = config.docs_path / rendercache.FILE, rendercache.key(config)
+    previous = rendercache.load(path, key) if memo == "reuse" else {}
+    with kept(previous, active=memo != "off") as made:
+        files = _rendered(config, library, notes, bibtex, about, only, fixed)
+    if memo != "off":
+        rendercache.save(path, key, made.made, previous, partial=only is not None)
+    return files
+
+
+def _rendered(
+    config: Config,
+    library: Library,
+    notes: dict[str, Note],
+    bibtex: dict[str, str],
+    about: list[str],
+    only: Collection[str] | None,
+    fixed: dict[str, str] | None,
+) -> dict[str, str]:
     site = {"title": config.title, "description": config.description, "base_url": config.base_url}
     # The Cite menus' formatted references: the last generate's are served, the ones used kept.
     # The charts' SVGs: drawn, or read back from docs/ when their data is unchanged (render/charts.py).

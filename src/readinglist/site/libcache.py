@@ -55,25 +55,34 @@ def key(config: Config, titles: dict[str, str]) -> str:
 
 def load(path: Path, wanted: str) -> Enriched | None:
     """The cached enrichment if ``path`` holds one made under the key ``wanted``, else None."""
+    found = unpickled(path, wanted, MAGIC)
+    return found if isinstance(found, Enriched) else None
+
+
+def save(path: Path, wanted: str, enriched: Enriched) -> None:
+    pickled(path, wanted, MAGIC, enriched)
+
+
+def unpickled(path: Path, wanted: str, magic: bytes) -> object:
+    """What ``path`` holds if it was pickled under ``magic`` and the key ``wanted``, else None."""
     try:
         data = path.read_bytes()
     except OSError:
         return None
     header, _, payload = data.partition(b"\n\n")
-    if header + b"\n" != _header(wanted, payload):  # another key, a truncated or altered file
+    if header + b"\n" != _header(wanted, payload, magic):  # another key, a truncated or altered file
         return None
     try:
-        found = pickle.loads(payload)
+        return pickle.loads(payload)
     except Exception:  # a file that passed its digest but was made by other code: rebuild, never fail
         return None
-    return found if isinstance(found, Enriched) else None
 
 
-def save(path: Path, wanted: str, enriched: Enriched) -> None:
-    payload = pickle.dumps(enriched, protocol=pickle.HIGHEST_PROTOCOL)
+def pickled(path: Path, wanted: str, magic: bytes, value: object) -> None:
+    payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     # Not flushed to disk: a file torn by a power cut fails its digest and is built again.
-    write_bytes_if_changed(path, _header(wanted, payload) + b"\n" + payload, durable=False)
+    write_bytes_if_changed(path, _header(wanted, payload, magic) + b"\n" + payload, durable=False)
 
 
-def _header(wanted: str, payload: bytes) -> bytes:
-    return MAGIC + f"key {wanted}\nsha256 {hashlib.sha256(payload).hexdigest()}\n".encode()
+def _header(wanted: str, payload: bytes, magic: bytes) -> bytes:
+    return magic + f"key {wanted}\nsha256 {hashlib.sha256(payload).hexdigest()}\n".encode()
