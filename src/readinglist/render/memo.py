@@ -49,6 +49,7 @@ class Memo:
         self.previous, self.active = previous, active
         self.made: dict[str, Entry] = {}
         self.served = 0  # units served unrendered, for tests and profiles
+        self.rendered: list[str] = []  # the units rendered, likewise
         self._digests: dict[tuple[int, bool], str] = {}  # by id(): one library per generate
 
     def digest(self, paper: Paper | None, linkless: bool = False) -> str:
@@ -111,6 +112,7 @@ class Memo:
         drawn, cited = len(charts.current_files()), len(CACHE.used)
         files = make()
         if self.active:
+            self.rendered.append(name)
             extra = dict(islice(charts.current_files().items(), drawn, None))  # drawn by ``make``
             self.made[name] = Entry(key, reads, files | extra, dict(islice(CACHE.used.items(), cited, None)))
         return files
