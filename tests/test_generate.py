@@ -23,6 +23,7 @@ STATE = {
     ".readinglist-library.pickle",
     ".readinglist-pages.json",
     ".readinglist-render.pickle",
+    ".readinglist-recall.pickle",
 }  # the generator's own state
 HAND_WRITTEN = {"conf.py", "guide.md"} | {f"develop/{p.name}" for p in (SEEDS / "docs" / "develop").glob("*.md")}
 DAPPLE = "DAPPLE: A Pipelined Data Parallel Approach for Training Large Models"

@@ -19,10 +19,11 @@ from conftest import copy_seeds
 from readinglist.config import load_config
 from readinglist.model import Library, Note, Paper
 from readinglist.render import memo
+from readinglist.render.notes import load_notes
 from readinglist.render.pages import site_pages
 from readinglist.render.recorder import Recorder
-from readinglist.site import generate, rendercache
-from readinglist.site.assemble import build_library
+from readinglist.site import generate, libcache, rendercache
+from readinglist.site.assemble import build_library, note_titles
 
 SITE = {"title": "T", "description": "D"}
 DAPPLE = "lin2020dapple"  # a seed paper with a note (status: read, two tags)
@@ -171,7 +172,10 @@ NEW_ENTRY = """
 
 def _docs(root: Path) -> dict[str, bytes]:
     docs = root / "docs"
-    files = [p for p in docs.rglob("*") if p.is_file() and p.name not in {".readinglist-build.lock", rendercache.FILE}]
+    # The pickled caches' bytes follow which results were served: compared unpickled below.
+    files = [
+        p for p in docs.rglob("*") if p.is_file() and p.name != ".readinglist-build.lock" and p.suffix != ".pickle"
+    ]
     return {p.relative_to(docs).as_posix(): p.read_bytes() for p in files}
 
 
@@ -193,6 +197,10 @@ def test_adding_a_paper_writes_what_a_clean_generate_writes(tmp_path: Path, seed
     clean = _project(tmp_path / "clean", seed_bib_text + NEW_ENTRY)
     generate.run(load_config(clean))
     assert after == _docs(clean)
+    config = load_config(root)
+    key = libcache.key(config, note_titles(load_notes(config.notes_path)))
+    served = libcache.load(root / "docs" / libcache.FILE, key)
+    assert served is not None and served == libcache.load(clean / "docs" / libcache.FILE, key)
     untouched = [
         rel for rel in times if rel.startswith("papers/") and times[rel] == (root / "docs" / rel).stat().st_mtime_ns
     ]

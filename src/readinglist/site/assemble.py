@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Literal
 
 from ..config import Config
+from ..enrich.recall import Recall
 from ..enrich.taxonomy import load_taxonomy
 from ..latex import dump_to_latex
 from ..model import Library, Note, Work
@@ -34,8 +35,10 @@ def enrichment(config: Config, notes: dict[str, Note], fresh: bool = False) -> t
     path = config.docs_path / libcache.FILE
     found = None if fresh else libcache.load(path, key)
     if found is None:
-        found = enrich_store(config, notes)
+        recall = Recall(None if fresh else libcache.load_recall(config))
+        found = enrich_store(config, notes, recall)
         libcache.save(path, key, found)
+        libcache.save_recall(config, recall.used)
     for line in found.messages:  # the same lines whether served or built
         print(line, file=sys.stderr)
     return key, found
@@ -56,8 +59,9 @@ def build_library(config: Config) -> tuple[Library, dict[str, str], dict[str, No
     return enriched.library, enriched.bibtex, notes
 
 
-def enrich_store(config: Config, notes: dict[str, Note]) -> Enriched:
-    """Enriched papers, the public BibTeX of each entry (for the copy block) and what reading said."""
+def enrich_store(config: Config, notes: dict[str, Note], recall: Recall | None = None) -> Enriched:
+    """Enriched papers, the public BibTeX of each entry (for the copy block) and what reading said;
+    ``recall``: the last generate's per-work results (enrich/recall.py)."""
     store = bibfile.load(config.bib_path, tolerant=True)  # one bad entry is left out, not fatal to the site
     # named as the user knows the file: refs.bib:LINE
     messages = [f"readinglist: skipped {replace(skip, file=config.bib).render()}" for skip in store.skipped]
@@ -71,6 +75,7 @@ def enrich_store(config: Config, notes: dict[str, Note]) -> Enriched:
         load_taxonomy(config.taxonomy_path),
         config.related_top_k,
         config.related_min_score,
+        recall,
     )
     shown = {p.key for p in library.papers}
     bibtex = {

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 # Folders under docs/ that never hold a page of the "About" menu.
 GENERATED_FOLDERS = registry.folders() | set(registry.PROTECTED)  # no hand-written page for the menu there
 # The generator's own state beside the pages (none of them a page): each written atomically.
-STATE_FILES = {MANIFEST, STAMP, libcache.FILE, pagestate.FILE, rendercache.FILE}
+STATE_FILES = {MANIFEST, STAMP, libcache.FILE, libcache.RECALL_FILE, pagestate.FILE, rendercache.FILE}
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ import hashlib
 import pickle
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..writer import write_bytes_if_changed
 from .fingerprint import code_digest, read_input
@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 
 FILE = ".readinglist-library.pickle"  # relative to docs/
 MAGIC = b"readinglist-library 1\n"
+# The per-work results (enrich/recall.py): kept apart, because they outlive a change to refs.bib.
+RECALL_FILE = ".readinglist-recall.pickle"
+RECALL_MAGIC = b"readinglist-recall 1\n"
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,20 @@ def load(path: Path, wanted: str) -> Enriched | None:
 
 def save(path: Path, wanted: str, enriched: Enriched) -> None:
     pickled(path, wanted, MAGIC, enriched)
+
+
+def recall_key(config: Config) -> str:
+    """What the per-work results (enrich/recall.py) read besides their arguments: conf/topics.toml and the code."""
+    return hashlib.sha256(read_input(config.taxonomy_path) + b"\0" + code_digest().encode()).hexdigest()
+
+
+def load_recall(config: Config) -> dict[tuple[str, str], Any]:
+    found = unpickled(config.docs_path / RECALL_FILE, recall_key(config), RECALL_MAGIC)
+    return found if isinstance(found, dict) else {}
+
+
+def save_recall(config: Config, used: dict[tuple[str, str], Any]) -> None:
+    pickled(config.docs_path / RECALL_FILE, recall_key(config), RECALL_MAGIC, used)
 
 
 def unpickled(path: Path, wanted: str, magic: bytes) -> object:
