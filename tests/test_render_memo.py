@@ -38,11 +38,19 @@ def seeds(tmp_path_factory: pytest.TempPathFactory, seed_bib_text: str) -> Seeds
     return library, notes, bibtex
 
 
-def _render(seeds: Seeds, previous: dict[str, memo.Entry] | None) -> tuple[dict[str, str], memo.Memo]:
-    """The pages and the memo they leave; ``previous`` None: no memo at all."""
+def _render(
+    seeds: Seeds, previous: dict[str, memo.Entry] | None, docs: Path | None = None
+) -> tuple[dict[str, str], memo.Memo]:
+    """The pages and the memo they leave, written to ``docs`` as ``generate`` would; ``previous``
+    None: no memo at all."""
     library, notes, bibtex = seeds
-    with memo.kept(previous or {}, active=previous is not None) as made:
-        return site_pages(library, notes, bibtex, SITE, []), made
+    with memo.kept(previous or {}, docs, active=previous is not None) as made:
+        pages = site_pages(library, notes, bibtex, SITE, [])
+    for rel, text in pages.items():
+        if docs is not None:
+            (docs / rel).parent.mkdir(parents=True, exist_ok=True)
+            (docs / rel).write_bytes(text.encode("utf-8"))
+    return pages, made
 
 
 def _paper(library: Library, key: str, **changes: Any) -> Library:
@@ -111,10 +119,10 @@ CHANGES: dict[str, Callable[[Seeds], Seeds]] = {
 
 
 @pytest.mark.parametrize("name", list(CHANGES))
-def test_a_served_unit_is_what_a_render_writes(name: str, seeds: Seeds) -> None:
-    before, first = _render(seeds, {})
+def test_a_served_unit_is_what_a_render_writes(name: str, seeds: Seeds, tmp_path: Path) -> None:
+    before, first = _render(seeds, {}, tmp_path)
     changed = CHANGES[name](seeds)
-    served, second = _render(changed, first.made)
+    served, second = _render(changed, first.made, tmp_path)
     fresh, _ = _render(changed, None)
     assert served == fresh
     assert served != before  # every change shows somewhere
@@ -122,9 +130,9 @@ def test_a_served_unit_is_what_a_render_writes(name: str, seeds: Seeds) -> None:
         assert second.served > len(second.rendered)  # most units are served
 
 
-def test_a_status_change_renders_only_the_units_that_show_the_paper(seeds: Seeds) -> None:
-    _, first = _render(seeds, {})
-    _, second = _render(_status(seeds), first.made)
+def test_a_status_change_renders_only_the_units_that_show_the_paper(seeds: Seeds, tmp_path: Path) -> None:
+    _, first = _render(seeds, {}, tmp_path)
+    _, second = _render(_status(seeds), first.made, tmp_path)
     papers = [name for name in second.rendered if name.startswith("papers/")]
     assert papers == [f"papers/{DAPPLE}.md"]
     dapple = seeds[0].by_key()[DAPPLE]
@@ -135,15 +143,24 @@ def test_a_status_change_renders_only_the_units_that_show_the_paper(seeds: Seeds
     assert unaffected and all(f"topics/{t}.md" not in second.rendered for p in unaffected for t in p.topics)
 
 
-def test_an_unchanged_site_is_served_whole(seeds: Seeds) -> None:
-    before, first = _render(seeds, {})
-    again, second = _render(seeds, first.made)
+def test_an_unchanged_site_is_served_whole(seeds: Seeds, tmp_path: Path) -> None:
+    before, first = _render(seeds, {}, tmp_path)
+    again, second = _render(seeds, first.made, tmp_path)
     assert again == before and second.rendered == []
+
+
+def test_a_file_edited_by_hand_or_gone_is_rendered_again(seeds: Seeds, tmp_path: Path) -> None:
+    before, first = _render(seeds, {}, tmp_path)
+    topic = next(rel for rel in before if rel.startswith("topics/") and rel != "topics/index.md")
+    (tmp_path / topic).write_text("edited\n", encoding="utf-8")
+    (tmp_path / f"papers/{DAPPLE}.md").unlink()
+    again, second = _render(seeds, first.made, tmp_path)
+    assert again == before and set(second.rendered) == {topic, f"papers/{DAPPLE}.md"}
 
 
 def test_a_paper_page_that_read_every_paper_is_not_kept(seeds: Seeds) -> None:
     library = seeds[0]
-    with memo.kept({}) as made:
+    with memo.kept({}, None) as made:
         made.page("papers/x.md", "k", "x", library.by_key(), lambda by_key: str(len(by_key)))
         made.page("papers/y.md", "k", "y", library.by_key(), lambda by_key: str(by_key.get("nobody")))
     assert set(made.made) == {"papers/y.md"}

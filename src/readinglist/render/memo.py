@@ -4,11 +4,15 @@ A status edit changes about 13 of a 1,000-work site's 2,500 generated files, and
 about a hundred, yet every listing, feed, download and paper page was rendered again: most of
 such a generate. So a renderer hands each of its units (a page, a feed, a download) to
 ``unit(name, key, make)``. ``key`` is a digest of everything the unit reads (its papers, their
-notes' front matter, its topic or author), and the last generate's files are served when it
-matches. A paper page also reads other papers by key (its related links, versions, crossref
-parent, category evidence) through ``by_key``: ``page`` hands it a ``Recorder`` that notes each
-key read, and those papers' digests are checked on the next generate too, so the page is
-rendered again when any paper it read changed, appeared or went.
+notes' front matter, its topic or author), and when it matches the files the last generate
+wrote are served, read back from docs/: an entry holds their digests, not their text (a
+19 MB memo cost more to write than the listings it saved), so a file edited by hand, or never
+written by a killed generate, no longer matches and is rendered.
+
+A paper page also reads other papers by key (its related links, versions, crossref parent,
+category evidence) through ``by_key``: ``page`` hands it a ``Recorder`` that notes each key
+read, and what the page can show of those papers (``Memo.shown``) is checked on the next
+generate too, so the page is rendered again when any paper it read changed, appeared or went.
 
 A unit's charts and its Cite menus' formatted references go with its entry, so a served unit
 leaves ``charts.drawn`` and the Cite cache as rendering it would. Outside ``kept`` (a test, a
@@ -23,6 +27,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from itertools import islice
+from pathlib import Path
 from typing import Any
 
 from ..model import Paper
@@ -40,13 +45,15 @@ Read = tuple[str, str, str]  # a paper read by key: (key, its digest, what the p
 class Entry:
     key: str  # the digest of the unit's own inputs
     reads: tuple[Read, ...]  # the papers a paper page read through by_key ("" digests: absent)
-    files: dict[str, str]  # {path under docs/: text}: the unit's page or file, and its charts
+    files: dict[str, str]  # {path under docs/: digest of its text}: the unit's page or file, and its charts
     cited: dict[str, list[str]]  # the Cite cache's entries it used (citecache)
 
 
 class Memo:
-    def __init__(self, previous: dict[str, Entry], active: bool = True) -> None:
-        self.previous, self.active = previous, active
+    """``docs``: where the last generate wrote the files its entries name (their digests only)."""
+
+    def __init__(self, previous: dict[str, Entry], active: bool = True, docs: Path | None = None) -> None:
+        self.previous, self.active, self.docs = previous, active, docs
         self.made: dict[str, Entry] = {}
         self.served = 0  # units served unrendered, for tests and profiles
         self.rendered: list[str] = []  # the units rendered, likewise
@@ -74,19 +81,18 @@ class Memo:
     def unit(self, name: str, key: str, make: Make) -> dict[str, str]:
         """``make``'s files, or the last generate's if ``key`` is the same."""
         old = self.previous.get(name)
-        if self.active and old is not None and old.key == key and not old.reads:
-            return self._serve(name, old)
-        return self._made(name, key, make, ())
+        served = self._serve(name, old) if old is not None and old.key == key and not old.reads else None
+        return served if served is not None else self._made(name, key, make, ())
 
     def page(
         self, name: str, key: str, own: str, by_key: dict[str, Paper], make: Callable[[dict[str, Paper]], str]
     ) -> str:
         """A paper page (``own``: its key): ``make`` reads other papers only through the mapping it is given."""
         old = self.previous.get(name)
-        if self.active and old is not None and old.key == key:
-            reads = self._still(old.reads, by_key)
-            if reads is not None:
-                return self._serve(name, replace(old, reads=reads))[name]
+        reads = self._still(old.reads, by_key) if old is not None and old.key == key else None
+        served = self._serve(name, replace(old, reads=reads)) if old is not None and reads is not None else None
+        if served is not None:
+            return served[name]
         recorder = Recorder(by_key)
         files = self._made(name, key, lambda: {name: make(recorder)}, ())
         if name in self.made and not recorder.all:  # a page that read every paper is not kept
@@ -114,26 +120,45 @@ class Memo:
         if self.active:
             self.rendered.append(name)
             extra = dict(islice(charts.current_files().items(), drawn, None))  # drawn by ``make``
-            self.made[name] = Entry(key, reads, files | extra, dict(islice(CACHE.used.items(), cited, None)))
+            digests = {path: _sha(text) for path, text in (files | extra).items()}
+            self.made[name] = Entry(key, reads, digests, dict(islice(CACHE.used.items(), cited, None)))
         return files
 
-    def _serve(self, name: str, old: Entry) -> dict[str, str]:
+    def _serve(self, name: str, old: Entry) -> dict[str, str] | None:
+        """The unit's files as the last generate wrote them, if they are still so on disk."""
+        found = self._on_disk(old.files) if self.active else None
+        if found is None:
+            return None
         self.served += 1
         self.made[name] = old
-        charts.keep({p: t for p, t in old.files.items() if p.startswith(f"{charts.FOLDER}/")})
+        charts.keep({p: t for p, t in found.items() if p.startswith(f"{charts.FOLDER}/")})
         for k, v in old.cited.items():
             CACHE.put(k, v)
-        return {p: t for p, t in old.files.items() if not p.startswith(f"{charts.FOLDER}/")}
+        return {p: t for p, t in found.items() if not p.startswith(f"{charts.FOLDER}/")}
+
+    def _on_disk(self, digests: dict[str, str]) -> dict[str, str] | None:
+        """Each file's text from docs/, or None if one is gone or differs (an edit by hand, a
+        generate killed before it wrote it, unsafe characters removed after rendering)."""
+        found = {}
+        for path, digest in digests.items():
+            try:
+                text = (self.docs / path).read_bytes().decode("utf-8") if self.docs else None
+            except (OSError, UnicodeDecodeError):
+                return None
+            if text is None or _sha(text) != digest:
+                return None
+            found[path] = text
+        return found
 
 
 _current = [Memo({}, active=False)]
 
 
 @contextmanager
-def kept(previous: dict[str, Entry], active: bool = True) -> Iterator[Memo]:
-    """Units are served from ``previous`` (the last generate's ``made``) while this is open;
-    not ``active``: rendered, and none kept."""
-    memo = Memo(previous, active)
+def kept(previous: dict[str, Entry], docs: Path | None, active: bool = True) -> Iterator[Memo]:
+    """Units are served from ``previous`` (the last generate's ``made``) and the files it wrote
+    in ``docs`` while this is open; not ``active``: rendered, and none kept."""
+    memo = Memo(previous, active, docs)
     _current[0] = memo
     try:
         yield memo

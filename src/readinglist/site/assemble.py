@@ -124,7 +124,7 @@ def site_files(
     generate's where their inputs are unchanged ("reuse"): render/memo.py, site/rendercache.py."""
     path, key = config.docs_path / rendercache.FILE, rendercache.key(config)
     previous = rendercache.load(path, key) if memo == "reuse" else {}
-    with kept(previous, active=memo != "off") as made:
+    with kept(previous, config.docs_path, active=memo != "off") as made:
         files = _rendered(config, library, notes, bibtex, about, only, fixed)
     if memo != "off":
         rendercache.save(path, key, made.made, previous, partial=only is not None)
