@@ -17,7 +17,14 @@ from readinglist.store import bibfile
 
 MANIFEST = ".readinglist-manifest.json"
 STAMP = ".readinglist-inputs"  # the generator's fingerprint of its inputs
-STATE = {MANIFEST, STAMP, ".readinglist-library.pickle", ".readinglist-pages.json"}  # the generator's own state
+STATE = {
+    MANIFEST,
+    STAMP,
+    ".readinglist-library.pickle",
+    ".readinglist-pages.json",
+    ".readinglist-render.pickle",
+    ".readinglist-recall.pickle",
+}  # the generator's own state
 HAND_WRITTEN = {"conf.py", "guide.md"} | {f"develop/{p.name}" for p in (SEEDS / "docs" / "develop").glob("*.md")}
 DAPPLE = "DAPPLE: A Pipelined Data Parallel Approach for Training Large Models"
 

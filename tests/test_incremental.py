@@ -31,8 +31,19 @@ def _seeds(folder: Path, seed_bib_text: str) -> Path:
 
 
 def _docs(root: Path) -> dict[str, bytes]:
+    """The files under docs/ but the lock and the pickled caches: their bytes follow which results
+    were served (pickle shares an object it meets twice), so they are compared unpickled (``_cached``)."""
     docs = root / "docs"
-    return {p.relative_to(docs).as_posix(): p.read_bytes() for p in docs.rglob("*") if p.is_file() and p.name != LOCK}
+    files = [p for p in docs.rglob("*") if p.is_file() and p.name != LOCK and p.suffix != ".pickle"]
+    return {p.relative_to(docs).as_posix(): p.read_bytes() for p in files}
+
+
+def _cached(root: Path) -> dict[str, object]:
+    """The pickled caches under docs/, unpickled (the enrichment, its per-work results)."""
+    found = {}
+    for name in (libcache.FILE, libcache.RECALL_FILE):
+        found[name] = pickle.loads((root / "docs" / name).read_bytes().partition(b"\n\n")[2])
+    return found
 
 
 def _changed(before: dict[str, bytes], after: dict[str, bytes]) -> set[str]:
@@ -128,6 +139,7 @@ def test_a_note_edit_renders_what_a_clean_generate_renders(
     edit(clean)
     generate.run(load_config(clean))
     assert after == _docs(clean)
+    assert _cached(root) == _cached(clean)
 
 
 def test_a_status_change_rewrites_the_listings_that_show_the_paper_and_no_other_file(

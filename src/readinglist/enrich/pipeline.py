@@ -13,6 +13,7 @@ from . import categories, summary
 from .authors import mixed_profile_flags, name_ids
 from .brief import brief
 from .credit import is_et_al, page_authors
+from .recall import Recall
 from .related import listed_authors, related_links, system_name, version_groups
 from .similarity import Corpus, build_corpus
 from .topics import assign_subtopics, assign_topics
@@ -25,12 +26,12 @@ def without_et_al(work: Work) -> Work:
     return replace(work, authors=tuple(n for n in work.authors if not is_et_al(n)), et_al=True)
 
 
-def current_title(work: Work) -> Work:
+def current_title(work: Work, recall: Recall | None = None) -> Work:
     """A working title as today's ``working_title`` makes it: refs.bib keeps the one made at
     import, which an older version may have made worse. A title the user wrote is kept."""
     if not work.title_inferred or not work.abstract.strip():
         return work
-    title = working_title(work.abstract)
+    title = (recall or Recall())("title", working_title, work.abstract)
     return replace(work, title=protect_title(title)) if title else work
 
 
@@ -38,8 +39,12 @@ def plain_text(work: Work) -> str:
     return f"{to_text(work.title)}. {to_text(work.abstract)}"
 
 
-def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_score: float = 0.1) -> Library:
-    works = sorted((current_title(without_et_al(w)) for w in works), key=lambda w: w.key)
+def enrich(
+    works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_score: float = 0.1, recall: Recall | None = None
+) -> Library:
+    """``recall``: the last generate's per-work results (enrich/recall.py), if the caller kept them."""
+    recall = recall or Recall()
+    works = sorted((current_title(without_et_al(w), recall) for w in works), key=lambda w: w.key)
     texts = [plain_text(w) for w in works]
     corpus = build_corpus(texts)
     ids = name_ids(name for w in works for name in page_authors(w))
@@ -47,14 +52,16 @@ def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_sco
     slug_of = slugs(w.key for w in works)
     inferred = categories.infer(texts, [w.categories for w in works], [w.key for w in works], corpus)
     cats_of = [inferred[i].categories if i in inferred else w.categories for i, w in enumerate(works)]
-    topics_of = [assign_topics(cats_of[i], _topic_text(texts[i], w), topics) for i, w in enumerate(works)]
+    topic_texts = [_topic_text(texts[i], w) for i, w in enumerate(works)]
+    topics_of = [recall("topics", assign_topics, cats_of[i], topic_texts[i], also=(topics,)) for i in range(len(works))]
     related = related_links(works, corpus, versions, ids, top_k, min_score, topics_of)
-    results = [summary.key_results(to_text(w.abstract)) for w in works]
+    abstracts = [to_text(w.abstract) for w in works]
+    results = [recall("results", summary.key_results, text) for text in abstracts]
     papers = []
     for i, work in enumerate(works):
         guess = inferred.get(i)
         cats = cats_of[i]
-        abstract = to_text(work.abstract)
+        abstract = abstracts[i]
         papers.append(
             Paper(
                 work=work,
@@ -63,13 +70,13 @@ def enrich(works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_sco
                 categories_inferred=guess is not None,
                 category_evidence=guess.evidence if guess else "",
                 topics=topics_of[i],
-                tldr=summary.tldr(abstract),
+                tldr=recall("tldr", summary.tldr, abstract),
                 key_results=results[i],
                 system=system_name(work),
                 versions=versions.get(work.key, ()),
                 related=related.get(work.key, ()),
-                subtopics=assign_subtopics(topics_of[i], cats, _topic_text(texts[i], work), topics),
-                brief=brief(abstract, results[i]),
+                subtopics=recall("subtopics", assign_subtopics, topics_of[i], cats, topic_texts[i], also=(topics,)),
+                brief=recall("brief", brief, abstract, results[i]),
             )
         )
     return Library(tuple(papers), topics, _authors(works, papers, ids, corpus), ids)

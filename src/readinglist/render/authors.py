@@ -16,6 +16,7 @@ from .environment import render
 from .escape import Md, md_text
 from .inputs import Inputs
 from .links import AUTHORS, link_list, newest_first, plural, url
+from .memo import current, key_of, one
 from .workflow import LABELS, Notes, status
 
 OTHER = "other"  # last names that do not start with a letter a-z once accents are folded
@@ -48,12 +49,21 @@ def author_pages(library: Library, notes: Notes | None = None) -> dict[str, str]
     groups: dict[str, list[Author]] = defaultdict(list)
     for author in sorted(library.authors, key=lambda a: (last_name(a), a.name, a.id)):
         groups[initial(author)].append(author)
-    pages = {
-        f"{AUTHORS}/{letter}.md": _letter_page(letter, members, by_key, library.topics, said)
-        for letter, members in groups.items()
-    }
+    topics = key_of(library.topics)
+    pages = {}
+    for letter, members in groups.items():
+        path = f"{AUTHORS}/{letter}.md"
+        key = key_of(letter, members, _papers_read(members, by_key, said), topics)
+        pages[path] = one(path, key, _letter_page, letter, members, by_key, library.topics, said)
     pages[f"{AUTHORS}/index.md"] = _index_page(library, groups)
     return pages
+
+
+def _papers_read(members: list[Author], by_key: dict[str, Paper], said: dict[str, str]) -> list[tuple[str, str]]:
+    """What a letter's page reads of its authors' papers (and their namesakes'): each one, and its status."""
+    keys = [k for a in members for k in (*a.papers, *(f.key for f in a.flags))]
+    memo = current()
+    return [(memo.digest(by_key.get(k)), said.get(k, "")) for k in keys]
 
 
 def _letter_page(

@@ -96,6 +96,11 @@ def derive(work: Work, works: dict[str, Work]) -> Derived:
     return out
 
 
+def crossref_key(work: Work) -> str:
+    """The key of the entry ``work`` inherits fields from (its ``crossref``), "" if none."""
+    return next((v.strip() for k, v in reversed(work.extra) if k.lower() == "crossref"), "")
+
+
 def _raw_fields(work: Work, works: dict[str, Work]) -> dict[str, str]:
     """The entry's other fields by BibTeX name: BibLaTeX's aliases, its date, its crossref parent's."""
     raw = {k.lower(): v for k, v in work.extra}
@@ -109,7 +114,7 @@ def _raw_fields(work: Work, works: dict[str, Work]) -> dict[str, str]:
         raw["year"] = date.group(1)
         if date.group(2) and 1 <= int(date.group(2)) <= 12 and not raw.get("month"):
             raw["month"] = MONTHS[int(date.group(2)) - 1]
-    parent = works.get(raw.get("crossref", "").strip())
+    parent = works.get(crossref_key(work))
     if parent is not None and parent is not work:
         lent = _raw_fields(parent, {}) | {"booktitle": parent.title}
         raw |= {name: lent[name] for name in INHERITED if lent.get(name) and not raw.get(name)}

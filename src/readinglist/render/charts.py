@@ -140,6 +140,17 @@ def chart(name: str, subject: str, papers: Sequence[Paper], stack: Stack) -> Md:
     return _current[0].chart(name, subject, papers, stack)
 
 
+def current_files() -> dict[str, str]:
+    """The SVGs drawn (or read back) so far inside ``drawn``, in order (render/memo.py)."""
+    return _current[0].files
+
+
+def keep(files: dict[str, str]) -> None:
+    """Add a served unit's charts (render/memo.py), as drawing them again would; none outside ``drawn``."""
+    if _current[0] is not _OFF:
+        _current[0].files.update(files)
+
+
 def author_min() -> int:
     """Authors with fewer papers get no chart."""
     return _current[0].settings.author_min

@@ -8,14 +8,16 @@ The pages offer them through ``bibsets.set_links``; a set's name is made in one 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
-from ..model import Library, Note, Paper
-from .bibliography import derive
+from ..model import Library, Note, Paper, Work
+from .bibliography import crossref_key, derive
 from .bibsets import ALL, bib_set, csl_path, set_name
 from .export import csl_item, csl_line, csl_lines
 from .feeds import feed_files
 from .inputs import Inputs
+from .memo import current, key_of
 from .reading import tagged
 
 
@@ -30,13 +32,28 @@ def export_files(
     meta = {slug: note.meta for slug, note in notes.items()}
     files = feed_files(library, meta, site)
     works = {p.key: p.work for p in library.papers}
-    items = {p.key: csl_line(csl_item(p.key, derive(p.work, works))) for p in library.papers}  # once, for every set
+    items: dict[str, str] = {}  # each paper's CSL line, made once for every set that is rendered
+    memo = current()
     for name, papers in _sets(library, meta):
         if papers or name == ALL:  # the bibliography page links the whole list's files, even when empty
-            path, text = bib_set(name, papers, bibtex)
-            files |= {path: text} if name != ALL else {}  # the bibliography writes the whole list's .bib
-            files[csl_path(name)] = csl_lines([items[p.key] for p in papers])
+            # A set reads its papers, their public BibTeX and their crossref parents (derive).
+            read = [(memo.digest(p), bibtex.get(p.key), repr(works.get(crossref_key(p.work)))) for p in papers]
+            files |= memo.unit(
+                f"set:{name}", key_of(name, read), partial(_set_files, name, papers, bibtex, works, items)
+            )
     return files
+
+
+def _set_files(
+    name: str, papers: Sequence[Paper], bibtex: dict[str, str], works: dict[str, Work], items: dict[str, str]
+) -> dict[str, str]:
+    """The set's .bib (the bibliography writes the whole list's) and its CSL-JSON."""
+    for p in papers:
+        if p.key not in items:
+            items[p.key] = csl_line(csl_item(p.key, derive(p.work, works)))
+    path, text = bib_set(name, papers, bibtex)
+    files = {path: text} if name != ALL else {}
+    return files | {csl_path(name): csl_lines([items[p.key] for p in papers])}
 
 
 def _sets(library: Library, notes: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, Sequence[Paper]]]:

@@ -27,6 +27,7 @@ from ..model import Library, Paper
 from .authors import initial
 from .escape import clean
 from .links import AUTHORS, PAPERS, TOPICS, display_title
+from .memo import current, key_of, one
 from .reading import TAGS, tagged
 from .registry import FEED_INDEX, FEEDS
 from .workflow import LABELS, added_on, status
@@ -52,7 +53,7 @@ def feed_files(library: Library, notes: Notes, site: Mapping[str, str]) -> dict[
     # Every paper's place in the whole list's order, and its entry, made once for all its feeds.
     rank = {p.key: i for i, p in enumerate(newest(library.papers, notes, len(library.papers)))}
     entries: dict[str, FeedEntry] = {}
-    files = {f"{FEEDS}/{feed.name}.xml": atom(feed, notes, base, rank, entries) for feed in feeds}
+    files = {f"{FEEDS}/{feed.name}.xml": _atom(feed, notes, base, rank, entries) for feed in feeds}
     index: dict[str, list[list[str]]] = {}
     for feed in feeds:
         index.setdefault("*" if feed.name == "all" else feed.page, []).append([feed.title, f"{feed.name}.xml"])
@@ -93,6 +94,14 @@ def entry_date(paper: Paper, notes: Notes) -> datetime.datetime:
 def newest(papers: Sequence[Paper], notes: Notes, limit: int = LIMIT) -> list[Paper]:
     dated = sorted((-entry_date(p, notes).timestamp(), p.key, i) for i, p in enumerate(papers))
     return [papers[i] for _, _, i in dated[:limit]]
+
+
+def _atom(feed: Feed, notes: Notes, base: str, rank: Mapping[str, int], made: dict[str, FeedEntry]) -> str:
+    """The feed, or the last generate's if its papers, their ``added`` and status are the same (render/memo.py)."""
+    memo = current()
+    read = [(memo.digest(p), repr(notes.get(p.slug, {}).get("added")), status(p, notes)) for p in feed.papers]
+    path = f"{FEEDS}/{feed.name}.xml"
+    return one(path, key_of(feed.name, feed.title, feed.page, base, read), atom, feed, notes, base, rank, made)
 
 
 def atom(feed: Feed, notes: Notes, base: str, rank: Mapping[str, int], made: dict[str, FeedEntry]) -> str:

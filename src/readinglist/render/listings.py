@@ -16,6 +16,7 @@ from .escape import Md, data_block, md_text
 from .graph import topic_graph
 from .inputs import Inputs
 from .links import PAPERS, TOPICS, display_title, link_list, newest_first, plural, url
+from .memo import key_of, one, papers_key
 from .workflow import progress
 
 Notes = Mapping[str, Mapping[str, Any]]  # each note's front matter, by page slug
@@ -32,10 +33,13 @@ def topic_pages(library: Library, notes: Notes | None = None, graph: bool = True
     pages = {}
     for topic in library.topics:
         members = [p for p in library.papers if topic.id in p.topics]
-        pages[f"{TOPICS}/{topic.id}.md"] = _topic_page(topic, members, notes, graph)
+        # Each page reads its topic, its papers and their notes, and nothing else (render/memo.py).
+        path, key = f"{TOPICS}/{topic.id}.md", key_of(topic, papers_key(members, notes), graph)
+        pages[path] = one(path, key, _topic_page, topic, members, notes, graph)
         for sub in topic.subtopics:
             inside = [p for p in members if sub.id in p.subtopics]
-            pages[f"{TOPICS}/{sub.id}.md"] = _subtopic_page(topic, sub, inside, notes, graph)
+            path, key = f"{TOPICS}/{sub.id}.md", key_of(topic, sub, papers_key(inside, notes), graph)
+            pages[path] = one(path, key, _subtopic_page, topic, sub, inside, notes, graph)
     pages[f"{TOPICS}/index.md"] = render(
         "topics_index.md.j2", topics=[Md(t.id) for t in library.topics], progress=_progress_list(library, notes)
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from .. import arxiv_categories
 from ..enrich.credit import work_credit
 from ..model import Library, Link, Note, Paper, Work
@@ -14,6 +16,7 @@ from .graph import paper_graph
 from .inputs import Inputs
 from .latexmd import latex_to_md
 from .links import PAPERS, TOPICS, UNTITLED, display_title, json_string, link_list, one_line, url
+from .memo import current, key_of
 from .reading import tag_link
 from .venue import extra_of, keywords_of, kind, links, venue
 from .workflow import reading_line
@@ -23,13 +26,38 @@ def paper_pages(inputs: Inputs) -> dict[str, str]:
     """Every paper's page, or only those of ``inputs.only``."""
     library, only = inputs.library, inputs.only
     by_key, authors = library.by_key(), author_urls(library)
+    topics = key_of(library.topics)
     return {
-        f"{PAPERS}/{p.slug}.md": paper_page(
-            p, by_key, inputs.notes.get(p.slug), inputs.bibtex.get(p.key, ""), library, authors, inputs.graph
+        f"{PAPERS}/{p.slug}.md": _kept_page(
+            p, by_key, inputs.notes.get(p.slug), inputs.bibtex.get(p.key, ""), library, authors, inputs.graph, topics
         )
         for p in library.papers
         if only is None or p.slug in only
     }
+
+
+def _kept_page(
+    paper: Paper,
+    by_key: dict[str, Paper],
+    note: Note | None,
+    bibtex: str,
+    library: Library,
+    authors: dict[str, str],
+    graph: bool,
+    topics: str,
+) -> str:
+    """The page, or the last generate's if it read the same (render/memo.py): the paper, its note's
+    front matter, its BibTeX, its authors' ids and pages, the topics, and the papers it looks up."""
+    memo = current()
+    credit = work_credit(paper.work)
+    ids = [
+        (n, library.author_ids.get(n), authors.get(library.author_ids.get(n, "")))
+        for n in (*credit.listed, *credit.with_)
+    ]
+    noted = None if note is None else (sorted(note.meta.items()), note.has_body, note.body_line)
+    key = key_of(memo.digest(paper), noted, bibtex, ids, topics, graph)
+    make = partial(paper_page, paper, note=note, bibtex=bibtex, library=library, authors=authors, graph=graph)
+    return memo.page(f"{PAPERS}/{paper.slug}.md", key, paper.key, by_key, lambda seen: make(by_key=seen))
 
 
 def paper_page(

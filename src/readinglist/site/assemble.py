@@ -5,20 +5,23 @@ from __future__ import annotations
 import sys
 from collections.abc import Collection
 from dataclasses import replace
+from typing import Literal
 
 from ..config import Config
+from ..enrich.recall import Recall
 from ..enrich.taxonomy import load_taxonomy
 from ..latex import dump_to_latex
 from ..model import Library, Note, Work
 from ..render import charts, citecache
 from ..render.bibliography import problems
 from ..render.citeblock import public_entry
+from ..render.memo import kept
 from ..render.notes import load_notes
 from ..render.pages import library_pages, site_pages
 from ..slugs import slugs
 from ..store import bibfile
 from ..store.identity import load_rules
-from . import libcache
+from . import libcache, rendercache
 from .libcache import Enriched
 from .manifest import RECORDS
 from .pasted import fold_duplicates
@@ -32,8 +35,10 @@ def enrichment(config: Config, notes: dict[str, Note], fresh: bool = False) -> t
     path = config.docs_path / libcache.FILE
     found = None if fresh else libcache.load(path, key)
     if found is None:
-        found = enrich_store(config, notes)
+        recall = Recall(None if fresh else libcache.load_recall(config))
+        found = enrich_store(config, notes, recall)
         libcache.save(path, key, found)
+        libcache.save_recall(config, recall.used)
     for line in found.messages:  # the same lines whether served or built
         print(line, file=sys.stderr)
     return key, found
@@ -54,8 +59,9 @@ def build_library(config: Config) -> tuple[Library, dict[str, str], dict[str, No
     return enriched.library, enriched.bibtex, notes
 
 
-def enrich_store(config: Config, notes: dict[str, Note]) -> Enriched:
-    """Enriched papers, the public BibTeX of each entry (for the copy block) and what reading said."""
+def enrich_store(config: Config, notes: dict[str, Note], recall: Recall | None = None) -> Enriched:
+    """Enriched papers, the public BibTeX of each entry (for the copy block) and what reading said;
+    ``recall``: the last generate's per-work results (enrich/recall.py)."""
     store = bibfile.load(config.bib_path, tolerant=True)  # one bad entry is left out, not fatal to the site
     # named as the user knows the file: refs.bib:LINE
     messages = [f"readinglist: skipped {replace(skip, file=config.bib).render()}" for skip in store.skipped]
@@ -69,6 +75,7 @@ def enrich_store(config: Config, notes: dict[str, Note]) -> Enriched:
         load_taxonomy(config.taxonomy_path),
         config.related_top_k,
         config.related_min_score,
+        recall,
     )
     shown = {p.key for p in library.papers}
     bibtex = {
@@ -108,10 +115,31 @@ def site_files(
     about: list[str],
     only: Collection[str] | None = None,
     fixed: dict[str, str] | None = None,
+    memo: Literal["off", "write", "reuse"] = "off",
 ) -> dict[str, str]:
     """Every generated file, by path relative to docs/; with ``only``, the paper pages of those
     slugs and every listing, but not the Cite menus' cache (site/pagestate.py keeps it).
-    ``fixed``: the files no note shows on (``Enriched.fixed``), if the caller has them."""
+    ``fixed``: the files no note shows on (``Enriched.fixed``), if the caller has them;
+    ``memo``: keep the rendered units for the next generate ("write"), and serve the last
+    generate's where their inputs are unchanged ("reuse"): render/memo.py, site/rendercache.py."""
+    path, key = config.docs_path / rendercache.FILE, rendercache.key(config)
+    previous = rendercache.load(path, key) if memo == "reuse" else {}
+    with kept(previous, config.docs_path, active=memo != "off") as made:
+        files = _rendered(config, library, notes, bibtex, about, only, fixed)
+    if memo != "off":
+        rendercache.save(path, key, made.made, previous, partial=only is not None)
+    return files
+
+
+def _rendered(
+    config: Config,
+    library: Library,
+    notes: dict[str, Note],
+    bibtex: dict[str, str],
+    about: list[str],
+    only: Collection[str] | None,
+    fixed: dict[str, str] | None,
+) -> dict[str, str]:
     site = {"title": config.title, "description": config.description, "base_url": config.base_url}
     # The Cite menus' formatted references: the last generate's are served, the ones used kept.
     # The charts' SVGs: drawn, or read back from docs/ when their data is unchanged (render/charts.py).

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from ..config import Config
 from ..errors import Code, ReadingListError
@@ -17,7 +17,7 @@ from ..model import Note
 from ..render import registry
 from ..render.notes import load_notes
 from ..writer import write_if_changed
-from . import libcache, pagestate
+from . import libcache, pagestate, rendercache
 from .fingerprint import STAMP, inputs_fingerprint, is_current, stamp_text
 from .manifest import MANIFEST, read_manifest, remove_interrupted_writes, sync
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 # Folders under docs/ that never hold a page of the "About" menu.
 GENERATED_FOLDERS = registry.folders() | set(registry.PROTECTED)  # no hand-written page for the menu there
 # The generator's own state beside the pages (none of them a page): each written atomically.
-STATE_FILES = {MANIFEST, STAMP, libcache.FILE, pagestate.FILE}
+STATE_FILES = {MANIFEST, STAMP, libcache.FILE, libcache.RECALL_FILE, pagestate.FILE, rendercache.FILE}
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,9 @@ def _render(
     if only is None:  # no record of pages it may not finish: a killed full render is not a partial one
         (docs / pagestate.FILE).unlink(missing_ok=True)
     kept = pagestate.kept_files(slugs, only) if only is not None else set()
-    files = site_files(config, enriched.library, notes, enriched.bibtex, about, only, enriched.fixed)
+    # Units whose inputs are unchanged are served from the last generate's (``force``: none).
+    memo: Literal["write", "reuse"] = "reuse" if owned is not None else "write"
+    files = site_files(config, enriched.library, notes, enriched.bibtex, about, only, enriched.fixed, memo)
     counts = sync(docs, files, kept)
     pagestate.write(docs / pagestate.FILE, pagestate.PageState.of(context, notes, docs))
     return counts

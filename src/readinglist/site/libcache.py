@@ -18,7 +18,7 @@ import hashlib
 import pickle
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..writer import write_bytes_if_changed
 from .fingerprint import code_digest, read_input
@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 
 FILE = ".readinglist-library.pickle"  # relative to docs/
 MAGIC = b"readinglist-library 1\n"
+# The per-work results (enrich/recall.py): kept apart, because they outlive a change to refs.bib.
+RECALL_FILE = ".readinglist-recall.pickle"
+RECALL_MAGIC = b"readinglist-recall 1\n"
 
 
 @dataclass(frozen=True)
@@ -55,25 +58,48 @@ def key(config: Config, titles: dict[str, str]) -> str:
 
 def load(path: Path, wanted: str) -> Enriched | None:
     """The cached enrichment if ``path`` holds one made under the key ``wanted``, else None."""
+    found = unpickled(path, wanted, MAGIC)
+    return found if isinstance(found, Enriched) else None
+
+
+def save(path: Path, wanted: str, enriched: Enriched) -> None:
+    pickled(path, wanted, MAGIC, enriched)
+
+
+def recall_key(config: Config) -> str:
+    """What the per-work results (enrich/recall.py) read besides their arguments: conf/topics.toml and the code."""
+    return hashlib.sha256(read_input(config.taxonomy_path) + b"\0" + code_digest().encode()).hexdigest()
+
+
+def load_recall(config: Config) -> dict[tuple[str, str], Any]:
+    found = unpickled(config.docs_path / RECALL_FILE, recall_key(config), RECALL_MAGIC)
+    return found if isinstance(found, dict) else {}
+
+
+def save_recall(config: Config, used: dict[tuple[str, str], Any]) -> None:
+    pickled(config.docs_path / RECALL_FILE, recall_key(config), RECALL_MAGIC, used)
+
+
+def unpickled(path: Path, wanted: str, magic: bytes) -> object:
+    """What ``path`` holds if it was pickled under ``magic`` and the key ``wanted``, else None."""
     try:
         data = path.read_bytes()
     except OSError:
         return None
     header, _, payload = data.partition(b"\n\n")
-    if header + b"\n" != _header(wanted, payload):  # another key, a truncated or altered file
+    if header + b"\n" != _header(wanted, payload, magic):  # another key, a truncated or altered file
         return None
     try:
-        found = pickle.loads(payload)
+        return pickle.loads(payload)
     except Exception:  # a file that passed its digest but was made by other code: rebuild, never fail
         return None
-    return found if isinstance(found, Enriched) else None
 
 
-def save(path: Path, wanted: str, enriched: Enriched) -> None:
-    payload = pickle.dumps(enriched, protocol=pickle.HIGHEST_PROTOCOL)
+def pickled(path: Path, wanted: str, magic: bytes, value: object) -> None:
+    payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     # Not flushed to disk: a file torn by a power cut fails its digest and is built again.
-    write_bytes_if_changed(path, _header(wanted, payload) + b"\n" + payload, durable=False)
+    write_bytes_if_changed(path, _header(wanted, payload, magic) + b"\n" + payload, durable=False)
 
 
-def _header(wanted: str, payload: bytes) -> bytes:
-    return MAGIC + f"key {wanted}\nsha256 {hashlib.sha256(payload).hexdigest()}\n".encode()
+def _header(wanted: str, payload: bytes, magic: bytes) -> bytes:
+    return magic + f"key {wanted}\nsha256 {hashlib.sha256(payload).hexdigest()}\n".encode()

@@ -1,0 +1,236 @@
+"""The rendered units' memo (render/memo.py): a served unit is byte for byte what a render writes.
+
+Each change below is rendered twice: from the memo the unchanged site left, and afresh with no
+memo; the two must be the same files. A memo key that misses an input serves a stale file and
+fails here. Then the units the change touches must have been rendered again, and most of the
+others served. The last tests do the same through ``generate``: adding a paper to refs.bib.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import copy_seeds
+from readinglist.config import load_config
+from readinglist.model import Library, Note, Paper
+from readinglist.render import memo
+from readinglist.render.notes import load_notes
+from readinglist.render.pages import site_pages
+from readinglist.render.recorder import Recorder
+from readinglist.site import generate, libcache, rendercache
+from readinglist.site.assemble import build_library, note_titles
+
+SITE = {"title": "T", "description": "D"}
+DAPPLE = "lin2020dapple"  # a seed paper with a note (status: read, two tags)
+Seeds = tuple[Library, dict[str, Note], dict[str, str]]
+
+
+@pytest.fixture(scope="module")
+def seeds(tmp_path_factory: pytest.TempPathFactory, seed_bib_text: str) -> Seeds:
+    root = copy_seeds(tmp_path_factory.mktemp("memo") / "seeds", refs=False)
+    (root / "refs.bib").write_text(seed_bib_text, encoding="utf-8")
+    library, bibtex, notes = build_library(load_config(root))
+    return library, notes, bibtex
+
+
+def _render(
+    seeds: Seeds, previous: dict[str, memo.Entry] | None, docs: Path | None = None
+) -> tuple[dict[str, str], memo.Memo]:
+    """The pages and the memo they leave, written to ``docs`` as ``generate`` would; ``previous``
+    None: no memo at all."""
+    library, notes, bibtex = seeds
+    with memo.kept(previous or {}, docs, active=previous is not None) as made:
+        pages = site_pages(library, notes, bibtex, SITE, [])
+    for rel, text in pages.items():
+        if docs is not None:
+            (docs / rel).parent.mkdir(parents=True, exist_ok=True)
+            (docs / rel).write_bytes(text.encode("utf-8"))
+    return pages, made
+
+
+def _paper(library: Library, key: str, **changes: Any) -> Library:
+    papers = tuple(replace(p, **changes) if p.key == key else p for p in library.papers)
+    return replace(library, papers=papers)
+
+
+def _linked(library: Library) -> Paper:
+    """A paper other papers link to: its title shows on their pages."""
+    targets = {link.key for p in library.papers for link in p.related}
+    return next(p for p in library.papers if p.key in targets)
+
+
+def _meta(notes: dict[str, Note], **changes: Any) -> dict[str, Note]:
+    note = notes[DAPPLE]
+    return notes | {DAPPLE: replace(note, meta=note.meta | changes)}
+
+
+def _status(s: Seeds) -> Seeds:
+    return s[0], _meta(s[1], status="reading"), s[2]
+
+
+def _tag(s: Seeds) -> Seeds:
+    return s[0], _meta(s[1], tags=[*s[1][DAPPLE].meta["tags"], "a new tag"]), s[2]
+
+
+def _added(s: Seeds) -> Seeds:
+    return s[0], _meta(s[1], added="2031-01-02"), s[2]
+
+
+def _title(s: Seeds) -> Seeds:
+    target = _linked(s[0])
+    return _paper(s[0], target.key, work=replace(target.work, title="A Retitled Paper")), s[1], s[2]
+
+
+def _tldr(s: Seeds) -> Seeds:
+    target = _linked(s[0])
+    return _paper(s[0], target.key, tldr="Something else entirely."), s[1], s[2]
+
+
+def _link(s: Seeds) -> Seeds:
+    """One related link less: the graph of every page that draws both papers changes."""
+    paper = next(p for p in s[0].papers if len(p.related) > 1)
+    return _paper(s[0], paper.key, related=paper.related[1:]), s[1], s[2]
+
+
+def _topic(s: Seeds) -> Seeds:
+    topics = (replace(s[0].topics[0], title="A Renamed Topic"), *s[0].topics[1:])
+    return replace(s[0], topics=topics), s[1], s[2]
+
+
+def _bibtex(s: Seeds) -> Seeds:
+    return s[0], s[1], s[2] | {DAPPLE: "@misc{lin2020dapple,\n  title = {Changed}\n}\n"}
+
+
+CHANGES: dict[str, Callable[[Seeds], Seeds]] = {
+    "status": _status,
+    "tag": _tag,
+    "added": _added,
+    "linked paper's title": _title,
+    "linked paper's TL;DR": _tldr,
+    "a related link": _link,
+    "topic title": _topic,
+    "public BibTeX": _bibtex,
+}
+
+
+@pytest.mark.parametrize("name", list(CHANGES))
+def test_a_served_unit_is_what_a_render_writes(name: str, seeds: Seeds, tmp_path: Path) -> None:
+    before, first = _render(seeds, {}, tmp_path)
+    changed = CHANGES[name](seeds)
+    served, second = _render(changed, first.made, tmp_path)
+    fresh, _ = _render(changed, None)
+    assert served == fresh
+    assert served != before  # every change shows somewhere
+    if name != "topic title":  # every page's key holds the topics (their titles are in every author chart)
+        assert second.served > len(second.rendered)  # most units are served
+
+
+def test_a_status_change_renders_only_the_units_that_show_the_paper(seeds: Seeds, tmp_path: Path) -> None:
+    _, first = _render(seeds, {}, tmp_path)
+    _, second = _render(_status(seeds), first.made, tmp_path)
+    papers = [name for name in second.rendered if name.startswith("papers/")]
+    assert papers == [f"papers/{DAPPLE}.md"]
+    dapple = seeds[0].by_key()[DAPPLE]
+    topics = {f"topics/{t}.md" for t in (*dapple.topics, *dapple.subtopics)}
+    assert {name for name in second.rendered if name.startswith("topics/")} == topics
+    assert "feeds/all.xml" in second.rendered
+    unaffected = [p for p in seeds[0].papers if not set(p.topics) & set(dapple.topics)]
+    assert unaffected and all(f"topics/{t}.md" not in second.rendered for p in unaffected for t in p.topics)
+
+
+def test_an_unchanged_site_is_served_whole(seeds: Seeds, tmp_path: Path) -> None:
+    before, first = _render(seeds, {}, tmp_path)
+    again, second = _render(seeds, first.made, tmp_path)
+    assert again == before and second.rendered == []
+
+
+def test_a_file_edited_by_hand_or_gone_is_rendered_again(seeds: Seeds, tmp_path: Path) -> None:
+    before, first = _render(seeds, {}, tmp_path)
+    topic = next(rel for rel in before if rel.startswith("topics/") and rel != "topics/index.md")
+    (tmp_path / topic).write_text("edited\n", encoding="utf-8")
+    (tmp_path / f"papers/{DAPPLE}.md").unlink()
+    again, second = _render(seeds, first.made, tmp_path)
+    assert again == before and set(second.rendered) == {topic, f"papers/{DAPPLE}.md"}
+
+
+def test_a_paper_page_that_read_every_paper_is_not_kept(seeds: Seeds) -> None:
+    library = seeds[0]
+    with memo.kept({}, None) as made:
+        made.page("papers/x.md", "k", "x", library.by_key(), lambda by_key: str(len(by_key)))
+        made.page("papers/y.md", "k", "y", library.by_key(), lambda by_key: str(by_key.get("nobody")))
+    assert set(made.made) == {"papers/y.md"}
+    assert made.made["papers/y.md"].reads == (("nobody", "", ""), ("y", "", ""))
+
+
+def test_the_recorder_notes_every_key_read() -> None:
+    recorder = Recorder({})
+    assert recorder.get("a") is None and "b" not in recorder
+    with pytest.raises(KeyError):
+        recorder["c"]
+    assert recorder.read == {"a", "b", "c"} and not recorder.all
+    list(recorder)
+    assert recorder.all
+
+
+NEW_ENTRY = """
+@misc{zhang2031memo,
+  title = {Memoised Rendering for Pipeline Parallel Training Lists},
+  author = {Zhang, Ada and Lin, Wei},
+  year = {2031},
+  abstract = {We propose a pipeline parallel training framework that renders only what changed.},
+}
+"""
+
+
+def _docs(root: Path) -> dict[str, bytes]:
+    docs = root / "docs"
+    # The pickled caches' bytes follow which results were served: compared unpickled below.
+    files = [
+        p for p in docs.rglob("*") if p.is_file() and p.name != ".readinglist-build.lock" and p.suffix != ".pickle"
+    ]
+    return {p.relative_to(docs).as_posix(): p.read_bytes() for p in files}
+
+
+def _project(folder: Path, bib: str) -> Path:
+    root = copy_seeds(folder, refs=False)
+    (root / "refs.bib").write_text(bib, encoding="utf-8")
+    return root
+
+
+def test_adding_a_paper_writes_what_a_clean_generate_writes(tmp_path: Path, seed_bib_text: str) -> None:
+    root = _project(tmp_path / "incremental", seed_bib_text)
+    generate.run(load_config(root))
+    times = {rel: (root / "docs" / rel).stat().st_mtime_ns for rel in _docs(root)}
+    with open(root / "refs.bib", "a", encoding="utf-8") as f:
+        f.write(NEW_ENTRY)
+    generate.run(load_config(root))
+    after = _docs(root)
+    assert "papers/zhang2031memo.md" in after
+    clean = _project(tmp_path / "clean", seed_bib_text + NEW_ENTRY)
+    generate.run(load_config(clean))
+    assert after == _docs(clean)
+    config = load_config(root)
+    key = libcache.key(config, note_titles(load_notes(config.notes_path)))
+    served = libcache.load(root / "docs" / libcache.FILE, key)
+    assert served is not None and served == libcache.load(clean / "docs" / libcache.FILE, key)
+    untouched = [
+        rel for rel in times if rel.startswith("papers/") and times[rel] == (root / "docs" / rel).stat().st_mtime_ns
+    ]
+    assert untouched  # pages that show nothing of the new paper are not written
+
+
+def test_a_damaged_memo_is_an_empty_one(tmp_path: Path, seed_bib_text: str) -> None:
+    root = _project(tmp_path / "seeds", seed_bib_text)
+    generate.run(load_config(root))
+    path = root / "docs" / rendercache.FILE
+    assert rendercache.load(path, rendercache.key(load_config(root)))
+    data = bytearray(path.read_bytes())
+    data[-10] ^= 0xFF
+    path.write_bytes(bytes(data))
+    assert rendercache.load(path, rendercache.key(load_config(root))) == {}
+    assert rendercache.load(path, "another key") == {}
