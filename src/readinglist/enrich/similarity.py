@@ -124,30 +124,7 @@ def _lowered(text: str) -> str:
     return strip_urls(text).lower()
 
 
-def list_size(n: int) -> int:
-    """The number of papers as the weights count it: n rounded up to two significant digits.
-
-    Every term's IDF (and the MAX_DF cut) depends on the number of papers, so with the exact
-    count one paper more moved every similarity a little and re-broke near-ties between other
-    papers' related papers (issue 13). Rounded, only one paper in a hundred or so moves them
-    all; below 100 papers the count is exact, as before.
-    """
-    step: int = 10 ** max(0, len(str(n)) - 2)
-    return -(-n // step) * step
-
-
-def _tfidf(tf: Any, size: int) -> Any:
-    """scikit-learn's smooth IDF weighting and L2 rows, with ``size`` as the number of papers."""
-    from sklearn.preprocessing import normalize
-
-    df = np.bincount(tf.indices, minlength=tf.shape[1])
-    idf = (np.log((1 + size) / (1 + df)) + 1).astype(np.float32)
-    return normalize(tf.multiply(idf).tocsr()).astype(np.float32)
-
-
 def _vectorizer(max_df: float, min_df: int) -> TfidfVectorizer:
-    """Sublinear term counts of the terms in ``min_df`` to ``max_df`` papers (a count if an int,
-    a share if a float); ``_tfidf`` weighs them."""
     # Imported here: the modules that only read a cached library (a note edit) never need it (0.7 s).
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
 
@@ -156,8 +133,6 @@ def _vectorizer(max_df: float, min_df: int) -> TfidfVectorizer:
         stop_words=sorted(ENGLISH_STOP_WORDS | RESEARCH_STOP_WORDS),
         max_df=max_df,
         sublinear_tf=True,
-        use_idf=False,
-        norm=None,
         ngram_range=(1, 2),
         min_df=min_df,
         token_pattern=r"(?u)\b[a-zA-Z][\w\-]+\b",
@@ -167,14 +142,13 @@ def _vectorizer(max_df: float, min_df: int) -> TfidfVectorizer:
 
 def build_corpus(texts: list[str]) -> Corpus:
     min_df = 2 if len(texts) > 2 else 1  # a term in one paper links it to nothing
-    size = list_size(len(texts))
     # A list of copies of one paper has only common terms: then they are all it has.
-    limits = (int(MAX_DF * size), 1.0) if len(texts) >= MAX_DF_FROM else (1.0,)
+    limits = (MAX_DF, 1.0) if len(texts) >= MAX_DF_FROM else (1.0,)
     for max_df in limits:
         vectorizer = _vectorizer(max_df, min_df)
         try:
-            counts = vectorizer.fit_transform(texts).tocsr()
+            matrix = vectorizer.fit_transform(texts)
         except ValueError:  # no indexable word shared by two papers (or every one common)
             continue
-        return Corpus(_tfidf(counts, size), vectorizer.get_feature_names_out())
+        return Corpus(matrix.tocsr(), vectorizer.get_feature_names_out())
     return Corpus(csr_matrix((len(texts), 0), dtype=np.float32), np.array([], dtype=object))
