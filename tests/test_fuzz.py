@@ -175,3 +175,17 @@ def test_any_front_matter_loads_within_the_schema_or_fails_in_one_line(tmp_path:
     else:
         assert all(isinstance(key, str) and check(key, value) is None for key, value in meta.items())
         sorted(meta.items())  # the fingerprint sorts the keys
+
+
+def test_a_record_with_nothing_to_know_it_by_is_imported_once(tmp_path: Path) -> None:
+    """Found by the fuzz test above: an untitled record whose abstract has no word (``{``) has no
+    identity key, and every import added it again. From its own source line it is the same record."""
+    bib = tmp_path / "refs.bib"
+    shutil.copy(BIB, bib)
+    dump = tmp_path / DUMPS[0].name
+    dump.write_bytes(b"a\nrXiv subjects\n{")
+    first = importer.run([dump], bib, tmp_path)
+    assert first.added == 1
+    written = bib.read_bytes()
+    again = importer.run([dump], bib, tmp_path)
+    assert (again.added, again.merged, again.written) == (0, 0, False) and bib.read_bytes() == written

@@ -54,6 +54,11 @@ def _identity_keys(doi: str, eprint: str, abstract: str, title: str, inferred: b
     return tuple(keys.items())
 
 
+def _said(work: Work) -> tuple[str, str]:
+    """What a work with no identity key says: its abstract and given title, normalised as stored."""
+    return norm(work.abstract), "" if work.title_inferred else norm(work.title)
+
+
 def other_version(work: Work, other: Work) -> str:
     """Why two works with one title are two versions of a paper (empty if they are one work)."""
     if work.year and other.year and work.year != other.year:
@@ -171,11 +176,16 @@ class Matcher:
         return bool(self.rules.different) and self.rules.apart(mine, self._names.get(work.key, names(work)))
 
     def alike(self, work: Work, other: Work) -> bool:
-        """The two share an identity key or a near-identical abstract."""
-        if set(identity_keys(work)) & set(identity_keys(other)):
+        """The two share an identity key or a near-identical abstract; or, when neither has
+        anything to be known by (no DOI, id or title, an abstract of no 3-gram), they say the
+        same: a record stored from this very line is then that record, not a new work again."""
+        mine, theirs = set(identity_keys(work)), set(identity_keys(other))
+        if mine & theirs:
             return True
         grams, known = self._abstracts.grams(work.abstract), self._abstracts.of(other.key)
-        return bool(len(grams)) and jaccard(grams, known) >= NEAR_DUPLICATE
+        if len(grams):
+            return jaccard(grams, known) >= NEAR_DUPLICATE
+        return not mine and not theirs and _said(work) == _said(other)
 
     def _forced(self, mine: frozenset[str]) -> list[tuple[str, str]]:
         """Works conf/identity.toml says are one with a record of these names (by their index key)."""
