@@ -91,3 +91,23 @@ def test_a_paused_collector_resumes_once_memory_has_grown(
     monkeypatch.setattr(memory, "PAUSE_MB", -1)  # any growth at all is too much
     seen = _collector_while_reading(make_app, tmp_path / "a", {})
     assert seen[0] is False and all(seen[1:])
+
+
+@pytest.mark.parametrize(("platform", "peak", "mb"), [("darwin", 3 * 2**20, 3.0), ("freebsd", 3 * 1024, 3.0)])
+def test_without_proc_the_peak_is_read_in_the_platforms_unit(
+    monkeypatch: pytest.MonkeyPatch, platform: str, peak: int, mb: float
+) -> None:
+    import builtins
+    import resource
+    import sys
+    from types import SimpleNamespace
+
+    from readinglist.site.sphinx_ext import memory
+
+    def no_proc(*args: Any, **kwargs: Any) -> Any:
+        raise OSError("no /proc")
+
+    monkeypatch.setattr(builtins, "open", no_proc)
+    monkeypatch.setattr(sys, "platform", platform)
+    monkeypatch.setattr(resource, "getrusage", lambda who: SimpleNamespace(ru_maxrss=peak))
+    assert memory._resident_mb() == mb

@@ -81,7 +81,8 @@ def _pagefind() -> list[str]:
 def jobs() -> int:
     """Shards indexed side by side: one per core (a paper shard's Pagefind is one busy thread and
     about 150 MB at 10,000 works), never more than SHARD_JOBS."""
-    return max(1, min(SHARD_JOBS, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(SHARD_JOBS, cores))
 
 
 def index(site: Path) -> str:

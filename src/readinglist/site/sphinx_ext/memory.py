@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 from typing import Any
 
 from sphinx.application import Sphinx
@@ -93,14 +94,16 @@ def _resume(app: Sphinx) -> None:
 
 
 def _resident_mb() -> float:
-    """The process's resident memory; where /proc is missing, its peak (which only grows)."""
+    """The process's resident memory; where /proc is missing, its peak (which only grows; in
+    bytes on macOS, kilobytes elsewhere)."""
     try:
         with open("/proc/self/statm", encoding="ascii") as statm:
             return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
     except (OSError, ValueError, IndexError):
         import resource  # not on Windows, where neither is available: no pause is ever cut short
 
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak / 2**20 if sys.platform == "darwin" else peak / 1024
 
 
 def _finished(app: Sphinx, exception: BaseException | None) -> None:
