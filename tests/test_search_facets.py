@@ -5,7 +5,9 @@ The seed list is built once and served on loopback (conftest.py: build_site, ser
 
 from __future__ import annotations
 
+import gzip
 import json
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from conftest import CHROMIUM, RESULTS_SHOWN, build_site, chromium, copy_seeds
+from readinglist.site import search, searchpages, shards
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
 TOPIC = "Machine-learning systems and compilers"
@@ -188,3 +191,27 @@ def test_note_status_and_tags_are_filters_shown_as_text(page: object, site: str)
     assert any(label.startswith(f"{HOSTILE} (1)") for label in labels), labels
     assert page.locator("#search img").count() == 0 and page.evaluate("window.pwned") is None  # type: ignore[attr-defined]
     assert not _page_errors(page)
+
+
+def _fragments(bundle: Path) -> dict[str, Any]:
+    """Each indexed page's fragment (its words, filters, sort keys, metadata, anchors), by URL."""
+    found = {}
+    for path in (bundle / "fragment").glob("*.pf_fragment"):
+        data = gzip.decompress(path.read_bytes())
+        fragment = json.loads(data[data.index(b"{") :])
+        found[fragment["url"]] = fragment
+    return found
+
+
+def test_pagefind_indexes_the_cut_down_copies_as_it_indexes_the_pages(built: Path, tmp_path: Path) -> None:
+    """searchpages.py: every shard's copies index to the same fragments as its whole pages."""
+    plan = shards.plan(built, shards.recorded(built))
+    for shard in plan:
+        searchpages.copy(shard.pages, built, tmp_path / "copies", search.CUTS)
+        for name, pages in (("whole", built), ("copies", tmp_path / "copies")):
+            assert subprocess.run(search.command(pages, shard, tmp_path / name), capture_output=True).returncode == 0
+        whole = _fragments(tmp_path / "whole" / shard.bundle)
+        assert whole, f"shard {shard.key} indexed nothing"
+        assert _fragments(tmp_path / "copies" / shard.bundle) == whole, f"shard {shard.key}"
+    copied = sum(1 for _ in (tmp_path / "copies").rglob("*.html"))
+    assert 0 < copied < sum(len(s.pages) for s in plan)  # unmarked pages (listings of search "none") not copied

@@ -11,11 +11,12 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from ..errors import Code, ReadingListError
-from . import child, searchmerge, shards
+from . import child, searchmerge, searchpages, shards
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"  # page.html (marks the body), search.html
 BUNDLE = shards.SITE_BUNDLE  # the site shard's bundle; search.html loads pagefind/pagefind-ui.js from it
@@ -31,6 +32,13 @@ PAPER_SECTIONS_LEFT_OUT = ("related-papers", "cite")
 # out, a topic page is found by its own title and description.
 LISTING_PARTS = ("div.sd-card", "img.readinglist-chart", ".readinglist-chart-table")
 EXCLUDED = ("a.headerlink", *LISTING_PARTS, *(f"[{PAPER}] > section > section#{s}" for s in PAPER_SECTIONS_LEFT_OUT))
+# The same parts, cut out of the copies Pagefind reads (searchpages.py): a paper's sections are in
+# its h1 section, one section deep.
+CUTS = (
+    searchpages.Cut("div", classname="sd-card"),
+    searchpages.Cut("details", classname="readinglist-chart-table"),
+    searchpages.Cut("section", ids=PAPER_SECTIONS_LEFT_OUT, depth=1),
+)
 
 
 # Written before Sphinx writes the first page of a build, removed only once Pagefind has indexed
@@ -63,11 +71,13 @@ def index_if_stale(site: Path) -> bool:
     return True
 
 
-def command(site: Path, shard: shards.Shard) -> list[str]:
-    """Pagefind's binary from the ``pagefind[bin]`` wheel, found through this interpreter (no PATH
+def command(pages: Path, shard: shards.Shard, site: Path) -> list[str]:
+    """Pagefind indexing ``shard``'s pages as copied under ``pages`` into its bundle in ``site``.
+
+    Pagefind's binary from the ``pagefind[bin]`` wheel, found through this interpreter (no PATH
     lookup, no download), run directly: ``python -m pagefind`` costs an interpreter start per shard."""
     excluded = [arg for selector in EXCLUDED for arg in ("--exclude-selectors", selector)]
-    where = ["--site", str(site), "--output-subdir", shard.bundle, "--glob", shard.glob()]
+    where = ["--site", str(pages), "--output-path", str(site / shard.bundle), "--glob", shard.glob()]
     return [*_pagefind(), *where, *excluded]
 
 
@@ -112,7 +122,10 @@ def _index_shards(site: Path, stale: list[shards.Shard], record: dict[str, Any])
         record.pop(shard.key, None)
         shutil.rmtree(site / shard.bundle, ignore_errors=True)  # Pagefind never deletes an old index's fragments
     shards.save(site, record)
-    results = child.run_each([command(site, shard) for shard in stale], jobs())
+    with tempfile.TemporaryDirectory(prefix="readinglist-search-") as folder:
+        pages = Path(folder)
+        commands = [command(pages, shard, site) for shard in stale]
+        results = child.run_each(commands, jobs(), lambda at: searchpages.copy(stale[at].pages, site, pages, CUTS))
     failed = [r for s, r in zip(stale, results, strict=True) if not _complete(site, s, r)]
     for shard, result in zip(stale, results, strict=True):
         if _complete(site, shard, result):

@@ -1,0 +1,105 @@
+"""Pagefind's copies of the pages (site/searchpages.py): each cut to what Pagefind indexes of it.
+
+The copies must index exactly as the pages do; test_search_facets.py compares the two indexes of
+a built site. Here: what a copy keeps and empties, and that record text, which reaches the HTML
+escaped, can neither end a copy early nor hide itself from the index.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from readinglist.site.search import CUTS
+from readinglist.site.searchpages import BODY, END, copy, cut_down
+
+
+def _page(inside: str, *, paper: bool = True, after: str = "") -> str:
+    marks = " data-readinglist-paper" if paper else ""
+    return (
+        '<!doctype html>\n<html class="no-js" lang="fr" data-content_root="../"><head><meta charset="utf-8">'
+        '<title>A title</title><link rel="stylesheet" href="x.css"><script src="y.js"></script></head>'
+        '<body><nav class="sidebar">Site navigation</nav><article>'
+        f'{BODY} data-pagefind-meta="image:"{marks}><section id="the-paper"><h1>The paper</h1>{inside}</section>'
+        '<div class="readinglist-facets" hidden><data data-pagefind-filter="year[value]" value="2020"></data></div>'
+        f"</div>{END}"
+        f"{after}</article><footer>Footer words</footer></body></html>\n"
+    )
+
+
+def test_a_copy_keeps_the_language_the_title_and_the_body_and_nothing_of_the_theme() -> None:
+    lean = cut_down(_page("<p>Abstract words</p>"), CUTS)
+    assert lean is not None
+    assert '<html class="no-js" lang="fr" data-content_root="../">' in lean  # Pagefind's language
+    assert "<title>A title</title>" in lean and "Abstract words" in lean and 'value="2020"' in lean
+    for theme in ("Site navigation", "Footer words", "x.css", "y.js"):
+        assert theme not in lean
+
+
+def test_a_paper_keeps_its_left_out_sections_as_empty_elements_and_its_other_sections_whole() -> None:
+    related = '<section id="related-papers"><h2>Related papers</h2><svg><g><text>Other title</text></g></svg></section>'
+    cite = '<section id="cite"><h2>Cite</h2><div class="highlight"><pre>@article{x,}</pre></div></section>'
+    notes = '<section id="notes"><h2>Notes</h2><section id="cite-1"><h3>Cite</h3><p>My own words</p></section>'
+    notes += "</section>"
+    lean = cut_down(_page(f"<p>Abstract</p>{related}{cite}{notes}"), CUTS)
+    assert lean is not None
+    # Emptied, not removed: Pagefind records the ids of excluded elements as anchors.
+    assert '<section id="related-papers"></section>' in lean and '<section id="cite"></section>' in lean
+    assert "Other title" not in lean and "@article" not in lean
+    assert "My own words" in lean and '<section id="notes">' in lean
+
+
+def test_a_section_named_like_a_left_out_one_is_kept_below_the_papers_sections_and_on_other_pages() -> None:
+    deeper = '<section id="notes"><h2>Notes</h2><section id="cite"><h3>Cite</h3><p>Kept words</p></section></section>'
+    assert "Kept words" in (cut_down(_page(deeper), CUTS) or "")
+    listing = '<section id="cite"><h2>Cite</h2><p>Listing words</p></section>'
+    assert "Listing words" in (cut_down(_page(listing, paper=False), CUTS) or "")
+
+
+def test_listing_cards_and_chart_tables_are_emptied_with_what_they_nest() -> None:
+    card = '<div class="sd-card sd-shadow-sm docutils"><div class="sd-card-body"><p>Card words</p></div></div>'
+    table = (
+        '<details class="sd-dropdown sd-card readinglist-chart-table"><summary>Table</summary>'
+        "<details><summary>Inner</summary></details><p>Table words</p></details>"
+    )
+    lean = cut_down(_page(f"<p>Before</p>{card}<p>Between</p>{table}<p>After</p>", paper=False), CUTS)
+    assert lean is not None
+    assert "Card words" not in lean and "Table words" not in lean
+    assert all(words in lean for words in ("Before", "Between", "After"))
+    # The chart's image stays: Pagefind leaves out the heading before an excluded img, so a copy
+    # without the img would index differently.
+    chart = '<img alt="Bar chart" class="only-light readinglist-chart" src="c.svg" />'
+    assert chart in (cut_down(_page(chart, paper=False), CUTS) or "")
+
+
+def test_a_page_without_a_marked_body_has_no_copy() -> None:
+    assert cut_down("<!doctype html><html><body><p>genindex</p></body></html>", CUTS) is None
+    assert cut_down(_page("<p>x</p>").replace(END, ""), CUTS) is None
+
+
+def test_a_shard_copies_only_its_marked_pages_unless_none_is_marked(tmp_path: Path) -> None:
+    site, folder = tmp_path / "site", tmp_path / "copies"
+    (site / "papers").mkdir(parents=True)
+    (site / "papers" / "a.html").write_text(_page("<p>Paper words</p>"), encoding="utf-8")
+    unmarked = "<!doctype html><html><body><p>Listing</p></body></html>"
+    (site / "years.html").write_text(unmarked, encoding="utf-8")
+    copy(["papers/a.html", "years.html"], site, folder, CUTS)
+    assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.html")) == ["papers/a.html"]
+    # Pagefind indexes every page of a run in which no page marks a body: those are copied whole.
+    copy(["years.html"], site, folder / "other", CUTS)
+    assert (folder / "other" / "years.html").read_text(encoding="utf-8") == unmarked
+
+
+@given(st.text(), st.text())
+def test_record_text_can_neither_end_a_copy_nor_hide_from_it(shown: str, left_out: str) -> None:
+    """Record text reaches the HTML escaped (Sphinx escapes every text node): whatever it says,
+    for instance the END marker, a section or a card, it stays in the copy where it is indexed,
+    and the text of a left-out section stays out."""
+    sections = f'<p>{html.escape(shown)}</p><section id="cite"><p>LEFTOUT{html.escape(left_out)}</p></section>'
+    lean = cut_down(_page(sections, after=f"<p>{html.escape(shown)}</p>"), CUTS)
+    assert lean is not None
+    assert f"<p>{html.escape(shown)}</p>" in lean and "LEFTOUT" not in lean
+    assert lean.count("<p>") == 1  # the text after END is not in the copy
