@@ -38,12 +38,20 @@ class Step:
     cpu_seconds: float = 0.0  # user + system time of the step and its reaped children (load-independent)
 
 
+def _as_installed() -> dict[str, str]:
+    """The environment, with Python's bytecode cache on as an installed package has it (pip
+    compiles at install; an editable install on first import). A sandbox that sets
+    PYTHONDONTWRITEBYTECODE made every step compile this package's modules again, in the build
+    and in its Sphinx process: 0.1 to 0.2 s of each rebuild at 1,000 works."""
+    return {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+
+
 def run(name: str, cmd: list[str], cwd: Path, log: Path | None = None) -> Step:
     """Run ``cmd`` to completion; its stdout and stderr go to ``log`` and into the Step."""
     out = log or cwd / f".bench-{name}.log"
     with open(out, "w", encoding="utf-8") as sink:
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, cwd=cwd, stdout=sink, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=sink, stderr=subprocess.STDOUT, env=_as_installed())
         sampler = TreeSampler(proc.pid)
         sampler.start()
         _, status, usage = os.wait4(proc.pid, 0)

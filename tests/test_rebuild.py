@@ -130,6 +130,12 @@ def test_a_status_change_rereads_its_paper_page_and_the_listings_that_changed(
     note.parent.mkdir(exist_ok=True)
     note.write_text("---\nstatus: to-read\n---\nA note.\n", encoding="utf-8")
     _run(root, capsys)
+    author_page = root / "html" / "authors" / "l.html"  # Ann Lee's
+    assert _status_shown(author_page) == {
+        "Paper 0 on caches": "",
+        "Paper 1 on caches": "to read",
+        "Paper 2 on caches": "",
+    }
     before = {p: p.read_bytes() for p in docs.rglob("*.md")}
     note.write_text("---\nstatus: read\n---\nA note.\n", encoding="utf-8")
     out = _run(root, capsys)
@@ -142,3 +148,16 @@ def test_a_status_change_rereads_its_paper_page_and_the_listings_that_changed(
     assert "papers/hostile1" in reread and "queue" in reread  # no longer to read
     assert reread == rewritten  # Sphinx reads exactly what the generator rewrote
     assert {d for d in reread if d.startswith("papers/")} == {"papers/hostile1"}
+    # The author page shows the new status, written again without being read again (liststatus.py).
+    written = set(re.findall(r"writing output\.\.\. \[\s*\d+%\] (\S+)", out))
+    assert "authors/l" in written and "authors/l" not in reread
+    assert _status_shown(author_page) == {"Paper 0 on caches": "", "Paper 1 on caches": "read", "Paper 2 on caches": ""}
+    assert "authors/l" not in set(re.findall(r"writing output\.\.\. \[\s*\d+%\] (\S+)", _run(root, capsys)))
+
+
+def _status_shown(page: Path) -> dict[str, str]:
+    """Each listed paper's status on an author page: the text after its link and year."""
+    items = re.findall(
+        r'<li><p><a class="reference internal" href="[^"]*">([^<]*)</a>([^<]*)</p></li>', page.read_text()
+    )
+    return {title: re.sub(r"^( \(\d+\))?( — )?", "", rest) for title, rest in items}

@@ -301,7 +301,9 @@ def test_pagefind_failure_fails_the_build(app: SphinxTestApp, monkeypatch: pytes
 
     from readinglist.site import search
 
-    monkeypatch.setattr(search, "command", lambda site, shard: [sys.executable, "-c", "raise SystemExit('no index')"])
+    monkeypatch.setattr(
+        search, "command", lambda pages, shard, site: [sys.executable, "-c", "raise SystemExit('no index')"]
+    )
     with pytest.raises(ExtensionError, match=r"Pagefind failed \(exit status 1\)") as failed:
         app.build()
     assert str(failed.value).endswith("no index")  # Pagefind's own output, for the reader to act on

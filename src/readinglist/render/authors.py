@@ -17,7 +17,6 @@ from .escape import Md, md_text
 from .inputs import Inputs
 from .links import AUTHORS, link_list, newest_first, plural, url
 from .memo import current, key_of, one
-from .workflow import LABELS, Notes, status
 
 OTHER = "other"  # last names that do not start with a letter a-z once accents are folded
 TOP = 20  # the most frequent authors, listed on the index page
@@ -39,13 +38,13 @@ def author_urls(library: Library) -> dict[str, str]:
 
 
 def author_listings(inputs: Inputs) -> dict[str, str]:
-    return author_pages(inputs.library, inputs.meta())
+    return author_pages(inputs.library)
 
 
-def author_pages(library: Library, notes: Notes | None = None) -> dict[str, str]:
-    """``notes``: each note's front matter by slug; each paper's item names its reading status."""
+def author_pages(library: Library) -> dict[str, str]:
+    """Each paper's item names its reading status, as the Sphinx extension fills it in when it
+    writes the page (``link_list``'s ``status``): the pages do not change with a note's status."""
     by_key = library.by_key()
-    said = {p.key: LABELS[s].lower() for p in library.papers if (s := status(p, notes or {}))}
     groups: dict[str, list[Author]] = defaultdict(list)
     for author in sorted(library.authors, key=lambda a: (last_name(a), a.name, a.id)):
         groups[initial(author)].append(author)
@@ -53,34 +52,30 @@ def author_pages(library: Library, notes: Notes | None = None) -> dict[str, str]
     pages = {}
     for letter, members in groups.items():
         path = f"{AUTHORS}/{letter}.md"
-        key = key_of(letter, members, _papers_read(members, by_key, said), topics)
-        pages[path] = one(path, key, _letter_page, letter, members, by_key, library.topics, said)
+        key = key_of(letter, members, _papers_read(members, by_key), topics)
+        pages[path] = one(path, key, _letter_page, letter, members, by_key, library.topics)
     pages[f"{AUTHORS}/index.md"] = _index_page(library, groups)
     return pages
 
 
-def _papers_read(members: list[Author], by_key: dict[str, Paper], said: dict[str, str]) -> list[tuple[str, str]]:
-    """What a letter's page reads of its authors' papers (and their namesakes'): each one, and its status."""
+def _papers_read(members: list[Author], by_key: dict[str, Paper]) -> list[str]:
+    """What a letter's page reads of its authors' papers (and their namesakes')."""
     keys = [k for a in members for k in (*a.papers, *(f.key for f in a.flags))]
     memo = current()
-    return [(memo.digest(by_key.get(k)), said.get(k, "")) for k in keys]
+    return [memo.digest(by_key.get(k)) for k in keys]
 
 
-def _letter_page(
-    letter: str, members: list[Author], by_key: dict[str, Paper], topics: tuple[Topic, ...], said: dict[str, str]
-) -> str:
+def _letter_page(letter: str, members: list[Author], by_key: dict[str, Paper], topics: tuple[Topic, ...]) -> str:
     heading = "Other last names" if letter == OTHER else letter.upper()
     return render(
         "authors.md.j2",
         title=f"Authors: {heading}",
         intro=f"{plural(len(members), 'author')}, by last name, each with their papers in this list, newest first.",
-        authors=[_section(a, by_key, topics, said) for a in members],
+        authors=[_section(a, by_key, topics) for a in members],
     )
 
 
-def _section(
-    author: Author, by_key: dict[str, Paper], topics: tuple[Topic, ...], said: dict[str, str]
-) -> dict[str, object]:
+def _section(author: Author, by_key: dict[str, Paper], topics: tuple[Topic, ...]) -> dict[str, object]:
     flagged = {f.key: f.evidence for f in author.flags}
     papers = newest_first([by_key[k] for k in author.papers])
     intro = plural(len(papers), "paper")
@@ -96,7 +91,7 @@ def _section(
         "name": Md(f"{{readinglist-anchor}}`author-{author.id}`{md_text(author.name)}"),
         "chart": drawn,
         "intro": intro + ".",
-        "items": link_list([(p, said.get(p.key, "")) for p in own]),  # "— to read"
+        "items": link_list([(p, "") for p in own], status=True),  # "— to read", filled in by Sphinx
         "flagged": link_list([(by_key[k], why) for k, why in sorted(flagged.items())]),
     }
 

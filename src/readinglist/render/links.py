@@ -33,14 +33,19 @@ def paper_url(paper: Paper) -> str:
     return url(f"{PAPERS}/{paper.slug}")
 
 
-def link_list(links: list[tuple[Paper, str]], years: bool = True) -> Md:
-    """The ``readinglist-links`` block (site/linklist.py): one linked paper a line, one node instead of six an item."""
-    return data_block("readinglist-links", [_link_item(p, why, years) for p, why in links])
+def link_list(links: list[tuple[Paper, str]], years: bool = True, status: bool = False) -> Md:
+    """The ``readinglist-links`` block (site/linklist.py): one linked paper a line, one node instead of six an item.
+
+    ``status``: each item's reason is its paper's reading status, which the Sphinx extension fills
+    in when it writes the page (site/sphinx_ext/liststatus.py): a status change then leaves the
+    page's Markdown as it was, and Sphinx writes the page again without reading it again."""
+    return data_block("readinglist-links", [_link_item(p, why, years, status) for p, why in links])
 
 
-def _link_item(paper: Paper, reason: str, years: bool) -> dict[str, object]:
+def _link_item(paper: Paper, reason: str, years: bool, status: bool) -> dict[str, object]:
     year = paper.work.year if years and paper.work.year else ""
-    return {"doc": f"{PAPERS}/{paper.slug}", "title": display_title(paper), "year": year, "reason": clean(reason)}
+    item: dict[str, object] = {"doc": f"{PAPERS}/{paper.slug}", "title": display_title(paper), "year": year}
+    return {**item, "status": True} if status else {**item, "reason": clean(reason)}
 
 
 def newest_first(papers: list[Paper]) -> list[Paper]:

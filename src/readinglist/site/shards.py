@@ -33,8 +33,11 @@ PAPERS = "papers/"
 ENTRY = "pagefind-entry.json"  # written last by Pagefind: its presence means a complete bundle
 RECORD = ".readinglist-search.json"
 # Pagefind ranks a page within its own shard (its word statistics are the shard's), so a
-# shard must hold enough pages for those statistics to be the site's: at least this many.
-PAGES_PER_SHARD = 128
+# shard must hold enough pages for those statistics to be the site's: at least this many. A
+# status change re-indexes one shard: 8 of about 125 pages at 1,000 works (0.2 s less a status
+# change than 4 of 250), for 9 bundles a first query loads instead of 5 (841 KB and 102
+# requests against 785 KB and 74: docs/develop/performance.md).
+PAGES_PER_SHARD = 64
 MAX_SHARDS = 16  # each bundle adds about 7 requests to a search page's first query: at 10,000 works, 625 pages a shard
 SIZE_ENV = "READINGLIST_SEARCH_SHARD_PAGES"  # tests and benchmarks: smaller shards on a small list
 GLOB_SPECIAL = "\\*?[]{},!"

@@ -12,6 +12,7 @@ indexes the site. What each build keeps is on its app (``state.py``).
 | ``generation`` | generating the pages under the build lock; builds killed while writing or killed outright |
 | ``links`` | ``rl:`` links between generated pages |
 | ``linklist`` | the related-papers lists (``{readinglist-links}``) |
+| ``liststatus`` | reading status in those lists, filled in at writing: a status change re-reads no list |
 | ``citetabs`` | a paper's Cite menu as one node (``{readinglist-cite}``) |
 | ``cardlist`` | a topic page's paper cards as one node (``{readinglist-cards}``) |
 | ``jsonlines`` | the body of those three data directives: a JSON object per line |
@@ -46,6 +47,7 @@ from . import (
     graphnode,
     linklist,
     links,
+    liststatus,
     mathml,
     memory,
     navigation,
@@ -56,8 +58,8 @@ from . import (
 
 USES = ("myst_parser", "sphinx_design", "sphinx_copybutton", "sphinxcontrib.bibtex")
 # In this order: the style sheets they add load in it (a11y's before the graph's and the selection's).
-FEATURES = (settings, generation, links, linklist, citetabs, cardlist, a11y, facets, bibliography, graphnode, feedlinks,
-            navigation, mathml, searchindex, records, memory)  # fmt: skip
+FEATURES = (settings, generation, links, linklist, liststatus, citetabs, cardlist, a11y, facets, bibliography,
+            graphnode, feedlinks, navigation, mathml, searchindex, records, memory)  # fmt: skip
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

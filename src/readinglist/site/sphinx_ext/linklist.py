@@ -4,7 +4,8 @@ A paper page lists a dozen related papers or more. As Markdown each item is a li
 a paragraph, a reference and three text nodes, and every Sphinx and docutils transform
 walks them all: the related lists were a third of a paper page's nodes. The generator
 writes the list as data instead (one JSON object per line: ``doc``, ``title``, ``year``,
-``reason``), and this directive keeps it as a single node that the HTML writer renders.
+``reason``, or ``status`` for a reason that is the paper's reading status, filled in as the page
+is written: liststatus.py), and this directive keeps it as a single node that the HTML writer renders.
 Titles and reasons are escaped here, as record text always is. Other builders get an
 ordinary bullet list.
 """
@@ -19,7 +20,7 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 from sphinx.writers.html5 import HTML5Translator
 
-from . import jsonlines
+from . import jsonlines, liststatus
 from .warnings_ import Warn
 
 FIELDS = ("doc", "title", "year", "reason")
@@ -34,11 +35,14 @@ class LinkList(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         links = jsonlines.items(self, _link, Warn.BAD_LINK_LINE, "a link")
+        if said := [link["doc"] for link in links if link["status"]]:
+            liststatus.shows(self.env, said)
         return [link_list(links=links, classes=["simple", "readinglist-links"])]
 
 
 def _link(item: dict[str, Any]) -> dict[str, Any]:
-    return {**{f: str(item.get(f) or "") for f in FIELDS}, "versions": _versions(item.get("versions"))}
+    fields = {f: str(item.get(f) or "") for f in FIELDS}
+    return {**fields, "status": item.get("status") is True, "versions": _versions(item.get("versions"))}
 
 
 def _versions(value: Any) -> list[dict[str, str]]:
@@ -54,6 +58,8 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         for link in node["links"]:
             if not _exists(app, link, node):
                 continue
+            if link["status"]:
+                link = {**link, "reason": liststatus.said(app, link["doc"])}
             versions = [
                 {**a, "uri": app.builder.get_relative_uri(docname, a["doc"])}
                 for a in link["versions"]

@@ -27,6 +27,7 @@ class State:
     bibliography: Cache = field(default_factory=Cache)  # formatted bibliography entries
     gc_thresholds: tuple[int, int, int] | None = None  # the collector's, while memory.py tunes it
     gc_paused_at: float | None = None  # resident MB when memory.py paused the collector, while paused
+    statuses: dict[str, str] | None = None  # each paper's reading status by doc (liststatus.py), read once a build
 
 
 def state(app: Sphinx) -> State:
