@@ -329,3 +329,23 @@ def test_a_stale_mark_forces_a_new_index(tmp_path: Path) -> None:
     assert not search.needed(tmp_path, 0)
     search.mark_stale(tmp_path)  # left by a `readinglist build` whose Pagefind run failed
     assert search.needed(tmp_path, 0)
+
+
+def test_the_theme_templates_are_compiled_once_and_a_damaged_cache_is_compiled_again(
+    app: SphinxTestApp, make_app: Callable[..., Any]
+) -> None:
+    """templatecache.py: the compiled templates are kept beside the doctrees; a later build of the
+    same project loads them, and one whose cache files are damaged writes the same pages."""
+    from readinglist.site.sphinx_ext.templatecache import FOLDER
+
+    out = _built(app)
+    kept = sorted((Path(app.doctreedir) / FOLDER).glob("*.cache"))
+    assert kept, "no compiled template kept"
+    before = (out / "index.html").read_bytes()
+    for path in kept:
+        path.write_bytes(path.read_bytes()[:20])  # cut short: Jinja must compile the source again
+    again = make_app("html", srcdir=Path(app.srcdir), freshenv=True)
+    again.build(force_all=True)
+    assert again.statuscode == 0  # (a second app in one process warns of its nodes registered again)
+    assert (Path(again.outdir) / "index.html").read_bytes() == before
+    assert all(path.stat().st_size > 20 for path in kept)  # written whole again

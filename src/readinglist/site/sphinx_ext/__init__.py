@@ -25,6 +25,7 @@ indexes the site. What each build keeps is on its app (``state.py``).
 | ``records`` | ``records.json`` at the site root |
 | ``a11y`` | accessible markup, favicon, ``citation_*`` meta tags (``citemeta``) |
 | ``feedlinks`` | the Atom feeds copied and advertised; the selection script |
+| ``templatecache`` | the theme's templates compiled once, kept beside the doctrees |
 | ``memory`` | opt-in garbage-collector tuning (``readinglist_tune_gc``) |
 | ``warnings_`` | the warnings, with stable codes (``readinglist.<code>``) |
 """
@@ -54,12 +55,13 @@ from . import (
     records,
     searchindex,
     settings,
+    templatecache,
 )
 
 USES = ("myst_parser", "sphinx_design", "sphinx_copybutton", "sphinxcontrib.bibtex")
 # In this order: the style sheets they add load in it (a11y's before the graph's and the selection's).
 FEATURES = (settings, generation, links, linklist, liststatus, citetabs, cardlist, a11y, facets, bibliography,
-            graphnode, feedlinks, navigation, mathml, searchindex, records, memory)  # fmt: skip
+            graphnode, feedlinks, navigation, mathml, searchindex, records, templatecache, memory)  # fmt: skip
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
