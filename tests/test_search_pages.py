@@ -103,3 +103,32 @@ def test_record_text_can_neither_end_a_copy_nor_hide_from_it(shown: str, left_ou
     assert lean is not None
     assert f"<p>{html.escape(shown)}</p>" in lean and "LEFTOUT" not in lean
     assert lean.count("<p>") == 1  # the text after END is not in the copy
+
+
+def _bundles(site: Path) -> dict[str, int]:
+    return {entry.parent.name: entry.stat().st_mtime_ns for entry in site.rglob("pagefind-entry.json")}
+
+
+def test_a_shard_is_indexed_again_only_when_what_pagefind_indexes_of_it_changed(tmp_path: Path) -> None:
+    """A paper page whose related papers alone changed (most of the pages a new paper rewrites)
+    leaves its shard's bundle as it was; a change to its abstract indexes the shard again."""
+    from readinglist.site import search
+
+    site = tmp_path / "site"
+    (site / "papers").mkdir(parents=True)
+    related = '<section id="related-papers"><h2>Related papers</h2><p>{}</p></section>'
+    paper = site / "papers" / "a.html"
+    paper.write_text(_page("<p>Abstract words</p>" + related.format("Old title")), encoding="utf-8")
+    (site / "index.html").write_text(_page("<p>Landing</p>", paper=False), encoding="utf-8")
+    search.index(site)
+    first = _bundles(site)
+    assert len(first) == 2  # the site's and one shard of papers
+
+    paper.write_text(_page("<p>Abstract words</p>" + related.format("A new paper's title")), encoding="utf-8")
+    search.index(site)
+    assert _bundles(site) == first
+
+    paper.write_text(_page("<p>Abstract words, edited</p>" + related.format("A new paper's title")), encoding="utf-8")
+    search.index(site)
+    again = _bundles(site)
+    assert again["pagefind"] == first["pagefind"] and again != first

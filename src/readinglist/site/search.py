@@ -102,7 +102,7 @@ def index(site: Path) -> str:
     the article), so the theme's navigation, sidebars and footer cost neither memory nor index size.
     """
     record = shards.recorded(site)
-    plan = shards.plan(site, record)
+    plan = shards.plan(site, record, _indexed)
     record = {key: kept for key, kept in record.items() if key in {s.key for s in plan}}
     for old in shards.unused_bundles(site, plan):
         shutil.rmtree(old, ignore_errors=True)
@@ -113,6 +113,12 @@ def index(site: Path) -> str:
     # indexed and removed the mark first.
     (site / STALE).unlink(missing_ok=True)
     return reports
+
+
+def _indexed(text: str) -> str:
+    """What Pagefind indexes of a page: its copy (searchpages.py), or the whole page if it has none."""
+    lean = searchpages.cut_down(text, CUTS)
+    return text if lean is None else lean
 
 
 def _index_shards(site: Path, stale: list[shards.Shard], record: dict[str, Any]) -> str:

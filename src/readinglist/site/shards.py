@@ -7,19 +7,23 @@ over shards by a hash of their file name (stable, and the shards stay the same s
 every other page is in the site shard, whose bundle is ``pagefind/`` (with Pagefind's UI).
 
 A shard is re-indexed when its pages differ from the ones its bundle was made from: the
-record (``RECORD``) keeps each shard's pages with a digest of their bytes, written once its
-bundle is complete. A page changed, added or deleted since, a kill at any point, or a bundle
-gone, and the shard's record no longer matches. Bytes, not modification times: Sphinx writes
+record (``RECORD``) keeps each shard's pages with a digest of what Pagefind indexes of them
+(``searchpages.py``'s copy: a paper page whose related papers alone changed, as many do when a
+paper is added, leaves its shard as it is), written once its bundle is complete. A page
+changed, added or deleted since, a kill at any point, or a bundle gone, and the shard's record
+no longer matches. Bytes, not modification times: Sphinx writes
 search.html and genindex.html again at every build, unchanged. A page's size and modification
 time, kept too, say when its digest need not be read again. No Sphinx imports: ``search`` uses it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,6 +47,14 @@ SIZE_ENV = "READINGLIST_SEARCH_SHARD_PAGES"  # tests and benchmarks: smaller sha
 GLOB_SPECIAL = "\\*?[]{},!"
 
 Stats = dict[str, list[Any]]  # page (site-relative, POSIX) -> [size, mtime_ns, digest]
+Indexed = Callable[[str], str]  # what Pagefind indexes of a page's HTML
+# A record's digests are of the copies: one kept from before (of the pages' bytes) is not reused,
+# or a page rewritten with the same copy would look changed against it.
+KIND = "copy:"
+
+
+def _whole(text: str) -> str:
+    return text
 
 
 @dataclass(frozen=True)
@@ -74,8 +86,9 @@ def count(papers: int) -> int:
     return shards
 
 
-def plan(site: Path, record: dict[str, Any]) -> list[Shard]:
-    """The shards of the HTML pages now under ``site``, the site shard first."""
+def plan(site: Path, record: dict[str, Any], indexed: Indexed = _whole) -> list[Shard]:
+    """The shards of the HTML pages now under ``site``, the site shard first; each page's digest
+    is of ``indexed`` of its HTML."""
     known = {page: kept for shard in record.values() for page, kept in shard.get("pages", {}).items()}
     pages = {p.relative_to(site).as_posix(): p for p in site.rglob("*.html") if ".doctrees" not in p.parts}
     papers = sorted(page for page in pages if page.startswith(PAPERS) and "/" not in page.removeprefix(PAPERS))
@@ -83,15 +96,26 @@ def plan(site: Path, record: dict[str, Any]) -> list[Shard]:
     keys = {page: str(zlib.crc32(page.encode()) % shards) for page in papers}
     grouped: dict[str, Stats] = {SITE: {}, **{str(n): {} for n in range(shards)}}
     for page, path in pages.items():
-        grouped[keys.get(page, SITE)][page] = _stats(path, known.get(page))
+        grouped[keys.get(page, SITE)][page] = _stats(path, known.get(page), indexed)
     return [Shard(key, stats) for key, stats in grouped.items() if stats or key == SITE]
 
 
-def _stats(path: Path, known: list[Any] | None) -> list[Any]:
+def _stats(path: Path, known: list[Any] | None, indexed: Indexed) -> list[Any]:
     stat = path.stat()
-    if known is not None and known[:2] == [stat.st_size, stat.st_mtime_ns]:
+    if known is not None and _still(known, stat.st_size, stat.st_mtime_ns):
         return known
-    return [stat.st_size, stat.st_mtime_ns, hashlib.blake2b(path.read_bytes(), digest_size=12).hexdigest()]
+    return [stat.st_size, stat.st_mtime_ns, _digest(path.read_bytes(), indexed)]
+
+
+def _still(known: list[Any], size: int, mtime_ns: int) -> bool:
+    """The recorded digest holds: the page has its recorded size and time, and the digest is of its copy."""
+    return known[:2] == [size, mtime_ns] and str(known[-1]).startswith(KIND)
+
+
+def _digest(data: bytes, indexed: Indexed) -> str:
+    with contextlib.suppress(UnicodeDecodeError):  # not Sphinx's UTF-8: the bytes themselves
+        data = indexed(data.decode("utf-8")).encode("utf-8")
+    return KIND + hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
 def _digests(pages: Stats) -> dict[str, Any]:
