@@ -349,3 +349,21 @@ def test_the_theme_templates_are_compiled_once_and_a_damaged_cache_is_compiled_a
     assert again.statuscode == 0  # (a second app in one process warns of its nodes registered again)
     assert (Path(again.outdir) / "index.html").read_bytes() == before
     assert all(path.stat().st_size > 20 for path in kept)  # written whole again
+
+
+def test_a_link_list_read_by_an_older_version_is_still_written(app: SphinxTestApp) -> None:
+    """Doctrees outlive an upgrade: a page Sphinx writes again without reading it (a template
+    changed, an interrupted build) has the link lists of the version that read it, with no
+    ``status``. They are written with their reasons as they were."""
+    from readinglist.site.sphinx_ext import linklist
+
+    _built(app)
+    docname = next(d for d in sorted(app.env.found_docs) if d.startswith("papers/"))
+    doctree = app.env.get_doctree(docname)
+    lists = list(doctree.findall(linklist.link_list))
+    assert lists, f"{docname} has no link list"
+    for node in lists:
+        node["links"] = [{k: v for k, v in link.items() if k != "status"} for link in node["links"]]
+    reasons = [link["reason"] for node in lists for link in node["links"]]
+    linklist.resolve(app, doctree, docname)
+    assert [link["reason"] for node in doctree.findall(linklist.link_list) for link in node["links"]] == reasons

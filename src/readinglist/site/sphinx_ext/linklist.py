@@ -58,7 +58,7 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         for link in node["links"]:
             if not _exists(app, link, node):
                 continue
-            if link["status"]:
+            if link.get("status"):  # a doctree read by an older version has no "status"
                 link = {**link, "reason": liststatus.said(app, link["doc"])}
             versions = [
                 {**a, "uri": app.builder.get_relative_uri(docname, a["doc"])}
