@@ -367,3 +367,41 @@ def test_a_link_list_read_by_an_older_version_is_still_written(app: SphinxTestAp
     reasons = [link["reason"] for node in lists for link in node["links"]]
     linklist.resolve(app, doctree, docname)
     assert [link["reason"] for node in doctree.findall(linklist.link_list) for link in node["links"]] == reasons
+
+
+def test_sphinx_does_not_search_the_generators_data_folders_for_sources(app: SphinxTestApp) -> None:
+    """Feeds, charts and downloads hold no page: Sphinx's search for sources leaves their files
+    untested (6,500 at 10,000 works), while the pages still link them."""
+    from sphinx.util.matching import get_matching_files
+
+    from readinglist.site.sphinx_ext.settings import DATA_FOLDERS
+
+    out = _built(app)
+    source = Path(app.srcdir)
+    assert set(DATA_FOLDERS) == {"feeds", "charts", "downloads"}
+    held = [f for f in DATA_FOLDERS if any((source / f).iterdir())]
+    assert held, "the test root generated none of them"
+    searched = {PurePosixPath(p).parts[0] for p in get_matching_files(source, ["**"], app.config.exclude_patterns)}
+    assert not searched & set(DATA_FOLDERS)
+    assert any(out.joinpath("_downloads").rglob("*.bib"))  # a topic's BibTeX, found by reference
+
+
+def test_the_citations_are_not_saved_and_a_later_build_makes_them_again(
+    app: SphinxTestApp, make_app: Callable[..., Any]
+) -> None:
+    """sphinxcontrib-bibtex makes its citations again at every env-updated: the saved environment
+    holds none, and a later build from it writes the bibliography with every entry."""
+    import os
+
+    out = _built(app)
+    entries = len(soup(out / "bibliography.html").select("[id^=cite-]"))
+    assert entries > 1
+    saved = pickle.loads((Path(app.doctreedir) / "environment.pickle").read_bytes())
+    assert saved.domaindata["cite"]["citations"] == [] and saved.domaindata["cite"]["bibliographies"]
+    source = Path(app.srcdir) / "bibliography.md"
+    later = source.stat().st_mtime + 10
+    os.utime(source, (later, later))  # read and written again by the next build
+    again = make_app("html", srcdir=Path(app.srcdir))
+    again.build()
+    assert again.statuscode == 0
+    assert len(soup(Path(again.outdir) / "bibliography.html").select("[id^=cite-]")) == entries

@@ -8,10 +8,12 @@ saves beside its doctrees.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pybtex.plugin
 from sphinx.application import Sphinx
 from sphinx.config import Config
+from sphinx.environment import BuildEnvironment
 
 from . import bibcache, biblinks
 from .state import state
@@ -49,8 +51,24 @@ def _save(app: Sphinx, exception: BaseException | None) -> None:
         state(app).bibliography.save(Path(app.doctreedir))
 
 
+class _MadeEachBuild(list[Any]):
+    """sphinxcontrib-bibtex's citations, which it makes again at every ``env-updated`` (it clears
+    the ones its environment was saved with): pickled as an empty list. They were a quarter of
+    the environment Sphinx saves in every build (11.7 of 47 MB at 10,000 works)."""
+
+    def __reduce__(self) -> tuple[type[list[Any]], tuple[()]]:
+        return (list, ())
+
+
+def _citations_not_saved(app: Sphinx, env: BuildEnvironment) -> None:
+    data = env.domaindata.get("cite")
+    if isinstance(data, dict) and type(data.get("citations")) is list:
+        data["citations"] = _MadeEachBuild(data["citations"])
+
+
 def setup(app: Sphinx) -> None:
     register_pybtex_plugins()
     app.connect("config-inited", _install_styles, priority=600)  # after settings.py sets the style
     app.connect("builder-inited", _load)
     app.connect("build-finished", _save)
+    app.connect("env-updated", _citations_not_saved, priority=900)  # after sphinxcontrib-bibtex's (500)
