@@ -112,7 +112,7 @@ def _bundles(site: Path) -> dict[str, int]:
 def test_a_shard_is_indexed_again_only_when_what_pagefind_indexes_of_it_changed(tmp_path: Path) -> None:
     """A paper page whose related papers alone changed (most of the pages a new paper rewrites)
     leaves its shard's bundle as it was; a change to its abstract indexes the shard again."""
-    from readinglist.site import search
+    from readinglist.site import search, shards
 
     site = tmp_path / "site"
     (site / "papers").mkdir(parents=True)
@@ -127,6 +127,9 @@ def test_a_shard_is_indexed_again_only_when_what_pagefind_indexes_of_it_changed(
     paper.write_text(_page("<p>Abstract words</p>" + related.format("A new paper's title")), encoding="utf-8")
     search.index(site)
     assert _bundles(site) == first
+    # The record has the page's new size and time: the next build need not read it again.
+    stat = paper.stat()
+    assert shards.recorded(site)["0"]["pages"]["papers/a.html"][:2] == [stat.st_size, stat.st_mtime_ns]
 
     paper.write_text(_page("<p>Abstract words, edited</p>" + related.format("A new paper's title")), encoding="utf-8")
     search.index(site)

@@ -106,7 +106,11 @@ def index(site: Path) -> str:
     record = {key: kept for key, kept in record.items() if key in {s.key for s in plan}}
     for old in shards.unused_bundles(site, plan):
         shutil.rmtree(old, ignore_errors=True)
-    reports = _index_shards(site, shards.stale(site, plan), record)
+    stale = shards.stale(site, plan)
+    for shard in plan:
+        if shard not in stale:  # the same digests: today's sizes and times, or the next build reads them all again
+            record[shard.key] = {**record[shard.key], "pages": shard.pages}
+    reports = _index_shards(site, stale, record)
     values = {page: found for kept in record.values() for page, found in kept.get("sort", {}).items()}
     searchmerge.write(site, plan, values)
     # missing_ok: a build that did not hold the build lock (a second plain sphinx-build) may have
