@@ -8,9 +8,11 @@ The caches are shortcuts: corrupt, stale or foreign ones are ignored and the res
 
 from __future__ import annotations
 
+import gc
 import pickle
 from collections.abc import Callable
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -301,3 +303,32 @@ def test_the_cache_holds_what_was_built(tmp_path: Path, seed_bib_text: str) -> N
     assert data.startswith(libcache.MAGIC)
     served = pickle.loads(data.partition(b"\n\n")[2])
     assert served.library == report.library
+
+
+class _Noted:
+    """Records whether the collector ran while it was unpickled."""
+
+    seen: ClassVar[list[bool]] = []
+
+    def __init__(self) -> None:
+        self.state = 1  # pickle calls __setstate__ only for an object with state
+
+    def __setstate__(self, state: object) -> None:
+        _Noted.seen.append(gc.isenabled())
+
+
+def test_caches_are_unpickled_with_the_collector_paused_and_its_state_restored(tmp_path: Path) -> None:
+    path = tmp_path / "cache.pickle"
+    libcache.pickled(path, "k", b"magic\n", [_Noted()])
+    assert gc.isenabled()
+    assert isinstance(libcache.unpickled(path, "k", b"magic\n"), list)
+    assert _Noted.seen == [False] and gc.isenabled()
+    path.write_bytes(path.read_bytes().replace(b"_Noted", b"_Gone_"))  # passes no digest: not loaded
+    assert libcache.unpickled(path, "k", b"magic\n") is None and gc.isenabled()
+    gc.disable()
+    try:
+        libcache.pickled(path, "k", b"magic\n", [_Noted()])
+        libcache.unpickled(path, "k", b"magic\n")
+        assert not gc.isenabled()  # a caller's paused collector stays paused
+    finally:
+        gc.enable()

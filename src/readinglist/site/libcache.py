@@ -14,8 +14,11 @@ Unpickling runs no code a person could not already run: docs/conf.py is Python t
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import pickle
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -90,9 +93,24 @@ def unpickled(path: Path, wanted: str, magic: bytes) -> object:
     if header + b"\n" != _header(wanted, payload, magic):  # another key, a truncated or altered file
         return None
     try:
-        return pickle.loads(payload)
+        with _collector_paused():
+            return pickle.loads(payload)
     except Exception:  # a file that passed its digest but was made by other code: rebuild, never fail
         return None
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No garbage collection while a cache is unpickled: every object it makes is kept, and the
+    collector's passes over them took half of the time (the library at 10,000 works: 0.68 s to
+    0.30 s)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def pickled(path: Path, wanted: str, magic: bytes, value: object) -> None:
