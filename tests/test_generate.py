@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import SEEDS, copy_seeds
 from readinglist.config import Config, load_config
@@ -255,3 +257,40 @@ def test_unclosed_front_matter_in_notes_is_reported(site: Config) -> None:
         generate.run(site)
     assert (info.value.file, info.value.line, info.value.code) == (str(note), 1, Code.BAD_FRONT_MATTER)
     assert note.read_text(encoding="utf-8") == "---\nstatus: read\n\nNo closing line.\n"
+
+
+def _walked_everything(docs: Path, owned: set[str]) -> list[str]:
+    """hand_written_pages as it was: every Markdown file under docs/, then the skips (files only: it
+    also took a folder named ``x.md`` for a page)."""
+    found = []
+    for path in sorted(p for p in docs.rglob("*.md") if p.is_file()):
+        rel = path.relative_to(docs).as_posix()
+        skip = rel in owned or rel == "index.md" or rel.split("/")[0] in generate.GENERATED_FOLDERS
+        if not skip and not any(part.startswith(("_", ".")) for part in path.relative_to(docs).parts):
+            found.append(rel.removesuffix(".md"))
+    return found
+
+
+PARTS = st.sampled_from(["guide", "a-b", "a", "b.md", "_build", ".hidden", "papers", "notes", "develop", "A", "x.y"])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.lists(PARTS, min_size=1, max_size=3), max_size=12), st.data())
+def test_the_hand_written_pages_are_found_without_walking_the_built_and_generated_folders(
+    tmp_path_factory: pytest.TempPathFactory, paths: list[list[str]], data: st.DataObject
+) -> None:
+    """The same pages, in the same order, as walking every file: the walk leaves out only the
+    folders none of them can be in (hidden, underscored, generated)."""
+    docs = tmp_path_factory.mktemp("docs")
+    made = []
+    for parts in paths:
+        target = docs.joinpath(*parts[:-1], parts[-1] if parts[-1].endswith(".md") else parts[-1] + ".md")
+        if any(p.exists() and not p.is_dir() for p in target.parents if docs in p.parents):
+            continue  # a file where a folder would go
+        if target.is_dir():
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text("x", encoding="utf-8")
+        made.append(target.relative_to(docs).as_posix())
+    owned = set(data.draw(st.lists(st.sampled_from(made), unique=True))) if made else set()
+    assert generate.hand_written_pages(docs, owned) == _walked_everything(docs, owned)

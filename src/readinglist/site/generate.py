@@ -6,6 +6,7 @@ changed: scikit-learn alone takes a second to import, most of a rebuild after a 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 
 # Folders under docs/ that never hold a page of the "About" menu.
 GENERATED_FOLDERS = registry.folders() | set(registry.PROTECTED)  # no hand-written page for the menu there
+HIDDEN = ("_", ".")  # names of files and folders that are no page of the menu
 # The generator's own state beside the pages (none of them a page): each written atomically.
 STATE_FILES = {MANIFEST, STAMP, libcache.FILE, libcache.RECALL_FILE, pagestate.FILE, rendercache.FILE}
 
@@ -77,15 +79,22 @@ def _capped(kind: str, lines: list[str], shown: int = 20) -> list[str]:
 
 def hand_written_pages(docs: Path, owned: set[str] | None = None) -> list[str]:
     """Docnames of the pages a person wrote in docs/ (guide, architecture, ...), for the menu;
-    ``owned``: the manifest's files, if the caller has read it (at 10,000 papers a read is 0.1 s)."""
+    ``owned``: the manifest's files, if the caller has read it (at 10,000 papers a read is 0.1 s).
+
+    The folders no such page is in are not walked: hidden and underscored ones (``_build``, with
+    a built site's every page and doctree) and the generated ones (10,000 paper pages)."""
     owned = read_manifest(docs) if owned is None else owned
     found = []
-    for path in sorted(docs.rglob("*.md")):
-        rel = path.relative_to(docs).as_posix()
-        skip = rel in owned or rel == "index.md" or rel.split("/")[0] in GENERATED_FOLDERS
-        if not skip and not any(part.startswith(("_", ".")) for part in path.relative_to(docs).parts):
-            found.append(rel.removesuffix(".md"))
-    return found
+    for root, folders, files in os.walk(docs):
+        here = Path(root).relative_to(docs)
+        folders[:] = [
+            f for f in folders if not f.startswith(HIDDEN) and not (here.parts == () and f in GENERATED_FOLDERS)
+        ]
+        for name in files:
+            rel = (here / name).as_posix()
+            if name.endswith(".md") and not name.startswith(HIDDEN) and rel not in owned and rel != "index.md":
+                found.append(rel)
+    return [rel.removesuffix(".md") for rel in sorted(found, key=lambda rel: rel.split("/"))]  # as Path sorts
 
 
 def run(config: Config, force: bool = False, allow_empty: bool = False) -> GenerateReport:
