@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -294,3 +296,19 @@ def test_the_hand_written_pages_are_found_without_walking_the_built_and_generate
         made.append(target.relative_to(docs).as_posix())
     owned = set(data.draw(st.lists(st.sampled_from(made), unique=True))) if made else set()
     assert generate.hand_written_pages(docs, owned) == _walked_everything(docs, owned)
+
+
+def test_only_the_command_line_tunes_its_collector(tmp_path: Path, seed_bib_text: str) -> None:
+    """generate freezes what its caches loaded only in a process of its own (``cli.console``):
+    a caller that runs ``cli.main`` in its process (a test, a script) keeps its collector as it was."""
+    root = copy_seeds(tmp_path / "seeds", refs=False)
+    (root / "refs.bib").write_text(seed_bib_text, encoding="utf-8")
+    script = (
+        "import gc, sys\nfrom readinglist import cli\n"
+        "status = cli.main(['--root', sys.argv[1], 'generate'], own_process=sys.argv[2] == 'own')\n"
+        "print(status, gc.get_freeze_count() > 0)\n"
+    )
+    for mode, frozen in (("own", True), ("shared", False)):
+        (root / "docs" / ".readinglist-inputs").unlink(missing_ok=True)  # generate again
+        done = subprocess.run([sys.executable, "-c", script, str(root), mode], capture_output=True, text=True)
+        assert done.stdout.split()[-2:] == ["0", str(frozen)], done.stderr

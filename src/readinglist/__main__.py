@@ -1,9 +1,9 @@
 import os
 import sys
 
-from .cli import main
+from .cli import console
 
-status = main()
+status = console()
 if status == 130:  # interrupted (cli.main answers Ctrl-C with 130 and one line)
     # A Ctrl-C that lands while a dataclass or namedtuple is being defined (their methods are
     # exec'd strings) makes CPython, under ``python -m``, end the process by SIGINT after the

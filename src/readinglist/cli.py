@@ -90,7 +90,7 @@ def _generate(args: argparse.Namespace, config: Config) -> int:
     from .site import build, generate
 
     with build.locked(config):
-        report = generate.run(config, allow_empty=args.allow_empty)
+        report = generate.run(config, allow_empty=args.allow_empty, own_process=args.own_process)
     for line in report.lines():
         print(line)
     return 0
@@ -108,7 +108,7 @@ def _build(args: argparse.Namespace, config: Config) -> int:
         else:
             sphinx.start()  # its start-up runs while the pages are generated
             try:
-                for line in generate.run(config, allow_empty=args.allow_empty).lines():
+                for line in generate.run(config, allow_empty=args.allow_empty, own_process=args.own_process).lines():
                     print(line, flush=True)  # before Sphinx's own output
                 status = build.run(config, out, args.jobs, search, sphinx)
             finally:
@@ -185,8 +185,16 @@ def _error(message: str) -> int:
     return 1
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def console() -> int:
+    """The ``readinglist`` command (and ``python -m readinglist``): :func:`main` in a process of its own."""
+    return main(own_process=True)
+
+
+def main(argv: Sequence[str] | None = None, own_process: bool = False) -> int:
+    """``own_process``: nothing else runs in this process (not a test, not a caller's script), so a
+    command may tune it for itself (``generate.run``'s garbage collector)."""
     args = _parser().parse_args(argv)
+    args.own_process = own_process
     try:
         with _sigterm_raises():
             root = args.root.resolve()
@@ -209,4 +217,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(console())

@@ -6,6 +6,7 @@ changed: scikit-learn alone takes a second to import, most of a rebuild after a 
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -97,12 +98,16 @@ def hand_written_pages(docs: Path, owned: set[str] | None = None) -> list[str]:
     return [rel.removesuffix(".md") for rel in sorted(found, key=lambda rel: rel.split("/"))]  # as Path sorts
 
 
-def run(config: Config, force: bool = False, allow_empty: bool = False) -> GenerateReport:
+def run(config: Config, force: bool = False, allow_empty: bool = False, own_process: bool = False) -> GenerateReport:
     """Bring docs/ up to date; with unchanged inputs, check a fingerprint and stop there.
 
     The caller holds the build lock (``build.locked``). A refs.bib with no entries would delete
     every paper page: refused unless ``allow_empty`` (or there are no paper pages to lose).
     ``force`` renders every file from a freshly built library, whatever the caches hold.
+    ``own_process``: the process is the command line's, so the library the caches load is put out
+    of the garbage collector's reach (``gc.freeze``; refcounting still frees it): the collector
+    walked the 10,000-work library again and again, 0.5 s of a status change's generate. Never
+    under Sphinx: a plain sphinx-build's collector is not ours to tune (sphinx_ext/memory.py).
     """
     owned = read_manifest(config.docs_path)
     remove_interrupted_writes(config.docs_path, owned | STATE_FILES)
@@ -114,6 +119,8 @@ def run(config: Config, force: bool = False, allow_empty: bool = False) -> Gener
     from .assemble import enrichment  # deferred: see the module docstring
 
     key, enriched = enrichment(config, notes, fresh=force)
+    if own_process:
+        gc.freeze()
     library = enriched.library
     if not library.papers and not allow_empty:
         _refuse_empty(config, owned)
