@@ -10,12 +10,16 @@ damaged one by raising, which would fail the build: here such a file counts as n
 
 from __future__ import annotations
 
+import contextlib
+import os
 import pickle
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemBytecodeCache
 from jinja2.bccache import Bucket
 from sphinx.application import Sphinx
+
+from ...writer import umask
 
 FOLDER = "readinglist-templates"  # in the doctree folder (Sphinx's cache, not the site)
 
@@ -26,6 +30,13 @@ class _Cache(FileSystemBytecodeCache):
             super().load_bytecode(bucket)
         except (OSError, EOFError, ValueError, TypeError, pickle.UnpicklingError):  # cut short, or not Jinja's
             bucket.reset()  # compiled from the source, and written again
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        super().dump_bytecode(bucket)
+        # Jinja writes through a private temporary file (0600); the doctrees are in the output
+        # folder, whose files a static host must be able to read: the umask's mode, as open() gives.
+        with contextlib.suppress(OSError):
+            os.chmod(self._get_cache_filename(bucket), 0o666 & ~umask())
 
 
 def _keep_compiled(app: Sphinx) -> None:
