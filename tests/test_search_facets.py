@@ -205,7 +205,7 @@ def _fragments(bundle: Path) -> dict[str, Any]:
 
 def test_pagefind_indexes_the_cut_down_copies_as_it_indexes_the_pages(built: Path, tmp_path: Path) -> None:
     """searchpages.py: every shard's copies index to the same fragments as its whole pages."""
-    plan = shards.plan(built, shards.recorded(built))
+    plan = shards.plan(built, shards.recorded(built), search.indexed)
     for shard in plan:
         searchpages.copy(shard.pages, built, tmp_path / "copies", search.CUTS)
         for name, pages in (("whole", built), ("copies", tmp_path / "copies")):

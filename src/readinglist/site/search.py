@@ -25,7 +25,7 @@ ENTRY = shards.ENTRY  # written last by Pagefind: its presence means a complete 
 # out, a title finds its own paper first, and Pagefind needs 30% less memory (1,000 works).
 # templates/page.html marks a paper's article; the sections are the h2 sections of its h1 section
 # (the child combinators keep a paper titled "Cite" from losing its whole article).
-PAPER = "data-readinglist-paper"
+PAPER = searchpages.PAPER
 PAPER_SECTIONS_LEFT_OUT = ("related-papers", "cite")
 # Listings repeat their papers: a card's title, year and summary (render/cards.py) and a chart's
 # years and counts (render/charts.py). Indexed, a search for "2019" found topic pages first; left
@@ -102,7 +102,7 @@ def index(site: Path) -> str:
     the article), so the theme's navigation, sidebars and footer cost neither memory nor index size.
     """
     record = shards.recorded(site)
-    plan = shards.plan(site, record, _indexed)
+    plan = shards.plan(site, record, indexed)
     record = {key: kept for key, kept in record.items() if key in {s.key for s in plan}}
     for old in shards.unused_bundles(site, plan):
         shutil.rmtree(old, ignore_errors=True)
@@ -119,7 +119,7 @@ def index(site: Path) -> str:
     return reports
 
 
-def _indexed(text: str) -> str:
+def indexed(text: str) -> str:
     """What Pagefind indexes of a page: its copy (searchpages.py), or the whole page if it has none."""
     lean = searchpages.cut_down(text, CUTS)
     return text if lean is None else lean

@@ -25,7 +25,7 @@ from pathlib import Path
 
 BODY = "<div data-pagefind-body"
 END = "<!--readinglist-search-end-->"  # printed by templates/page.html after the body's </div>
-PAPER = "data-readinglist-paper"
+PAPER = "data-readinglist-paper"  # templates/page.html marks a paper's article with it
 
 
 @dataclass(frozen=True)

@@ -53,10 +53,6 @@ Indexed = Callable[[str], str]  # what Pagefind indexes of a page's HTML
 KIND = "copy:"
 
 
-def _whole(text: str) -> str:
-    return text
-
-
 @dataclass(frozen=True)
 class Shard:
     key: str  # "site", or the paper shard's number
@@ -86,9 +82,9 @@ def count(papers: int) -> int:
     return shards
 
 
-def plan(site: Path, record: dict[str, Any], indexed: Indexed = _whole) -> list[Shard]:
+def plan(site: Path, record: dict[str, Any], indexed: Indexed) -> list[Shard]:
     """The shards of the HTML pages now under ``site``, the site shard first; each page's digest
-    is of ``indexed`` of its HTML."""
+    is of ``indexed`` of its HTML (``search.indexed``: what Pagefind indexes of it)."""
     known = {page: kept for shard in record.values() for page, kept in shard.get("pages", {}).items()}
     pages = {p.relative_to(site).as_posix(): p for p in site.rglob("*.html") if ".doctrees" not in p.parts}
     papers = sorted(page for page in pages if page.startswith(PAPERS) and "/" not in page.removeprefix(PAPERS))

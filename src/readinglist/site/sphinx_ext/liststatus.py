@@ -28,13 +28,13 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from ...render.frontmatter import status_of
+from ...render.links import PAPERS
 from ...render.workflow import LABELS
 from .facets import note_meta
 from .state import state
 
 LISTS = "readinglist_status_lists"  # on the environment: docname -> the paper docs whose status it shows
 SHOWN = "readinglist_status_shown"  # on the environment: docname -> digest of the statuses it was written with
-PAPERS = "papers/"
 
 
 def shows(env: BuildEnvironment, papers: Iterable[str]) -> None:
@@ -55,7 +55,7 @@ def _statuses(app: Sphinx) -> dict[str, str]:
         notes = Path(app.srcdir) / "notes"
         slugs = sorted(p.stem for p in notes.glob("*.md")) if notes.is_dir() else []
         found = {slug: status_of(note_meta(notes, slug).get("status")) for slug in slugs}
-        kept.statuses = {f"{PAPERS}{slug}": LABELS[s].lower() for slug, s in found.items() if s}
+        kept.statuses = {f"{PAPERS}/{slug}": LABELS[s].lower() for slug, s in found.items() if s}
     return kept.statuses
 
 
