@@ -9,8 +9,10 @@ The caches are shortcuts: corrupt, stale or foreign ones are ignored and the res
 from __future__ import annotations
 
 import gc
+import hashlib
 import pickle
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
@@ -303,6 +305,16 @@ def test_the_cache_holds_what_was_built(tmp_path: Path, seed_bib_text: str) -> N
     assert data.startswith(libcache.MAGIC)
     served = pickle.loads(data.partition(b"\n\n")[2])
     assert served.library == report.library
+    # Each paper's digest goes with it, as the render would compute it: served, it is not computed again.
+    held = [vars(p).get("digest") for p in served.library.papers]
+    assert held == [hashlib.sha256(repr(p).encode("utf-8", "surrogatepass")).hexdigest() for p in report.library.papers]
+
+
+def test_a_papers_digest_is_of_its_fields_and_a_changed_copy_has_its_own(tmp_path: Path, seed_bib_text: str) -> None:
+    paper = generate.run(load_config(_seeds(tmp_path / "seeds", seed_bib_text))).library.papers[0]
+    changed = replace(paper, tldr=paper.tldr + " more")
+    assert paper.digest != changed.digest and changed.digest == replace(changed).digest
+    assert "digest" not in repr(paper)  # the repr it is a digest of holds the fields alone
 
 
 class _Noted:

@@ -405,3 +405,47 @@ def test_the_citations_are_not_saved_and_a_later_build_makes_them_again(
     again.build()
     assert again.statuscode == 0
     assert len(soup(Path(again.outdir) / "bibliography.html").select("[id^=cite-]")) == entries
+
+
+def test_the_saved_tocs_are_packed_and_a_page_written_from_them_has_the_same_contents(
+    app: SphinxTestApp, make_app: Callable[..., Any]
+) -> None:
+    """packedtocs.py: the saved environment holds each page's table of contents as bytes, and a
+    later build that writes every page without reading one (``-a``) unpacks them: each page's
+    "On this page" list is what the first build wrote."""
+    from readinglist.site.sphinx_ext.packedtocs import PackedTocs
+
+    out = _built(app)
+    paper = next(d for d in sorted(app.env.found_docs) if d.startswith("papers/"))
+    toc = [a.get_text() for a in soup(out / f"{paper}.html").select(".toc-tree a")]
+    assert len(toc) > 2, f"{paper} has too short a contents list to test: {toc}"
+    saved = pickle.loads((Path(app.doctreedir) / "environment.pickle").read_bytes())
+    assert isinstance(saved.tocs, PackedTocs) and saved.tocs.keys() == app.env.tocs.keys()
+    assert all(isinstance(raw, bytes) for raw in dict.values(saved.tocs))
+    assert saved.tocs[paper].astext() == app.env.tocs[paper].astext()
+    pages = {p: p.read_bytes() for p in out.rglob("*.html")}
+    again, read = make_app("html", srcdir=Path(app.srcdir)), []
+    again.connect("source-read", lambda _app, docname, _source: read.append(docname))
+    again.build(force_all=True)  # -a: every page written again, from the saved environment
+    assert again.statuscode == 0 and read == []
+    assert [a.get_text() for a in soup(out / f"{paper}.html").select(".toc-tree a")] == toc
+    assert {p: p.read_bytes() for p in out.rglob("*.html")} == pages
+
+
+def test_packed_tocs_unpack_once_and_pack_what_was_changed() -> None:
+    """A toc looked up is unpacked in place (section numbers are set on it); one never looked up
+    keeps its bytes through a save; ``get`` unpacks as a lookup does."""
+    from docutils import nodes
+
+    from readinglist.site.sphinx_ext.packedtocs import PackedTocs
+
+    tocs = PackedTocs({"a": nodes.bullet_list("", nodes.list_item("", nodes.Text("A")))})
+    tocs["b"] = nodes.bullet_list("", nodes.list_item("", nodes.Text("B")))
+    loaded = pickle.loads(pickle.dumps(tocs, pickle.HIGHEST_PROTOCOL))
+    assert type(loaded) is PackedTocs and all(isinstance(v, bytes) for v in dict.values(loaded))
+    untouched = dict.__getitem__(loaded, "b")
+    loaded["a"]["classes"].append("numbered")  # changed in place, as Sphinx numbers sections
+    assert loaded.get("a") is loaded["a"] and loaded.get("x") is None and "x" not in loaded
+    again = pickle.loads(pickle.dumps(loaded, pickle.HIGHEST_PROTOCOL))
+    assert again["a"]["classes"] == ["numbered"] and again["a"].astext() == "A"
+    assert dict.__getitem__(pickle.loads(pickle.dumps(loaded)), "b") == untouched and again["b"].astext() == "B"

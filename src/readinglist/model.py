@@ -8,7 +8,9 @@ as refs.bib stores it. ``Paper`` is a work after enrichment: everything a page s
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -149,6 +151,13 @@ class Paper:
     @property
     def key(self) -> str:
         return self.work.key
+
+    @cached_property
+    def digest(self) -> str:
+        """A SHA-256 of everything the paper holds (its fields' repr), for the renders that key on it
+        (render/memo.py). Kept on the object, so it is pickled with the enrichment's cache: a
+        served library of 10,000 papers is not digested again at each note edit (0.4 s)."""
+        return hashlib.sha256(repr(self).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True)

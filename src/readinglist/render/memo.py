@@ -57,16 +57,17 @@ class Memo:
         self.made: dict[str, Entry] = {}
         self.served = 0  # units served unrendered, for tests and profiles
         self.rendered: list[str] = []  # the units rendered, likewise
-        self._digests: dict[tuple[int, bool], str] = {}  # by id(): one library per generate
+        self._digests: dict[int, str] = {}  # linkless, by id(): one library per generate
 
     def digest(self, paper: Paper | None, linkless: bool = False) -> str:
         """A digest of everything ``paper`` holds; ``linkless``: but its related links."""
         if paper is None:
             return ""
-        found = self._digests.get((id(paper), linkless))
+        if not linkless:
+            return paper.digest
+        found = self._digests.get(id(paper))
         if found is None:
-            shown = replace(paper, related=()) if linkless else paper
-            found = self._digests[(id(paper), linkless)] = _sha(repr(shown))
+            found = self._digests[id(paper)] = replace(paper, related=()).digest
         return found
 
     def shown(self, paper: Paper | None, scope: frozenset[str]) -> str:

@@ -37,6 +37,8 @@ def enrichment(config: Config, notes: dict[str, Note], fresh: bool = False) -> t
     if found is None:
         recall = Recall(None if fresh else libcache.load_recall(config))
         found = enrich_store(config, notes, recall)
+        for paper in found.library.papers:
+            paper.digest  # noqa: B018 (computed before pickling, so the cache serves it too)
         libcache.save(path, key, found)
         libcache.save_recall(config, recall.used)
     for line in found.messages:  # the same lines whether served or built

@@ -26,6 +26,7 @@ indexes the site. What each build keeps is on its app (``state.py``).
 | ``a11y`` | accessible markup, favicon, ``citation_*`` meta tags (``citemeta``) |
 | ``feedlinks`` | the Atom feeds copied and advertised; the selection script |
 | ``templatecache`` | the theme's templates compiled once, kept beside the doctrees |
+| ``packedtocs`` | the pages' tables of contents kept packed in the environment, unpacked when read |
 | ``memory`` | opt-in garbage-collector tuning (``readinglist_tune_gc``) |
 | ``warnings_`` | the warnings, with stable codes (``readinglist.<code>``) |
 """
@@ -52,6 +53,7 @@ from . import (
     mathml,
     memory,
     navigation,
+    packedtocs,
     records,
     searchindex,
     settings,
@@ -61,7 +63,8 @@ from . import (
 USES = ("myst_parser", "sphinx_design", "sphinx_copybutton", "sphinxcontrib.bibtex")
 # In this order: the style sheets they add load in it (a11y's before the graph's and the selection's).
 FEATURES = (settings, generation, links, linklist, liststatus, citetabs, cardlist, a11y, facets, bibliography,
-            graphnode, feedlinks, navigation, mathml, searchindex, records, templatecache, memory)  # fmt: skip
+            graphnode, feedlinks, navigation, mathml, searchindex, records, templatecache, packedtocs,
+            memory)  # fmt: skip
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -107,4 +107,3 @@ def setup(app: Sphinx) -> None:
     app.connect("html-page-context", _page_context)
     app.add_css_file(CSS)
     app.add_js_file(JS, loading_method="defer")
-    citemeta.setup(app)

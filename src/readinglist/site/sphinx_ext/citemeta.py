@@ -9,14 +9,11 @@ passed the site's link checks. Every value is HTML-escaped: record text is data.
 from __future__ import annotations
 
 import html
-import json
-from pathlib import Path
 from typing import Any
 
 from sphinx.application import Sphinx
 
-from ..manifest import RECORDS
-from .state import state
+from .records import by_page
 
 
 def tags(record: dict[str, Any]) -> list[tuple[str, str]]:
@@ -40,24 +37,7 @@ def meta_html(record: dict[str, Any]) -> str:
     )
 
 
-def _by_page(app: Sphinx) -> dict[str, dict[str, Any]]:
-    kept = state(app)
-    if kept.records is None:
-        path = Path(app.srcdir) / RECORDS
-        loaded = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else []
-        kept.records = {str(r["url"]).removesuffix(".html"): r for r in loaded if isinstance(r, dict) and "url" in r}
-    return kept.records
-
-
 def add(app: Sphinx, pagename: str, context: dict[str, Any]) -> None:
-    record = _by_page(app).get(pagename)
+    record = by_page(app).get(pagename)
     if record is not None:
         context["metatags"] = context.get("metatags", "") + meta_html(record)
-
-
-def _forget(app: Sphinx) -> None:
-    state(app).records = None  # each build reads the records the generator has just written
-
-
-def setup(app: Sphinx) -> None:
-    app.connect("builder-inited", _forget, priority=900)

@@ -13,9 +13,7 @@ The values come from ``records.json`` (what the pages show) and the notes' front
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Mapping, Sequence
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +21,7 @@ from ...errors import ReadingListError
 from ...render.frontmatter import status_of
 from ...render.notes import read_note
 from ...render.registry import Search, search_of
-from ..manifest import RECORDS
+from .records import by_page
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -96,16 +94,6 @@ def _strings(value: object) -> list[str]:
     return [item for item in items if isinstance(item, str) and item.strip()]
 
 
-@cache
-def records_by_page(path: Path, mtime_ns: int) -> dict[str, dict[str, Any]]:
-    """records.json by page name (``papers/SLUG``); ``mtime_ns`` keys the cache to the file's version."""
-    try:
-        records = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return {str(r.get("url", "")).removesuffix(".html"): r for r in records if isinstance(r, dict)}
-
-
 def note_meta(notes: Path, slug: str) -> dict[str, Any]:
     """A note's front matter; generate has already refused a bad note, so a failure here means none."""
     path = notes / f"{slug}.md"
@@ -119,12 +107,8 @@ def _add_facets(app: Sphinx, pagename: str, templatename: str, context: dict[str
     context[SEARCH_ROLE] = search_of(pagename).value  # templates/page.html marks the page by it
     if search_of(pagename) is not Search.PAPER:
         return
-    path = Path(app.srcdir) / RECORDS
-    try:
-        record = records_by_page(path, path.stat().st_mtime_ns).get(pagename)
-    except OSError:  # a plain Sphinx project with a papers/ folder of its own
-        return
-    if record is None:
+    record = by_page(app).get(pagename)
+    if record is None:  # or a plain Sphinx project with a papers/ folder of its own
         return
     titles = app.env.titles
     ids = [*_strings(record.get("topics")), *_strings(record.get("subtopics"))]
