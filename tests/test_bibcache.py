@@ -93,3 +93,21 @@ def test_a_corrupt_cache_is_ignored(tmp_path: Path) -> None:
     cache = bibcache.Cache()
     cache.load(tmp_path)
     assert cache.entries == {}
+
+
+def test_a_renumbered_entry_is_served_under_its_new_label() -> None:
+    """pybtex's own format_entry (which "plain" uses) only hands the label on: adding a paper
+    renumbers the entries after it, and each is served under its new number, not formatted again."""
+    calls: list[str] = []
+
+    class CountingTemplates(PlainStyle):  # type: ignore[misc]
+        def get_article_template(self, e: Entry) -> Any:
+            calls.append(e.key)
+            return super().get_article_template(e)
+
+    style = bibcache.caching(CountingTemplates, bibcache.Cache())()
+    before = [style.format_entry(str(n), _entry(k, k.upper())) for n, k in enumerate(["a", "b"], 1)]
+    after = [style.format_entry(str(n), _entry(k, k.upper())) for n, k in enumerate(["new", "a", "b"], 1)]
+    assert calls == ["a", "b", "new"]
+    assert [(f.key, f.label) for f in after] == [("new", "1"), ("a", "2"), ("b", "3")]
+    assert [f.text.render_as("text") for f in after[1:]] == [f.text.render_as("text") for f in before]
