@@ -111,3 +111,54 @@ def test_a_renumbered_entry_is_served_under_its_new_label() -> None:
     assert calls == ["a", "b", "new"]
     assert [(f.key, f.label) for f in after] == [("new", "1"), ("a", "2"), ("b", "3")]
     assert [f.text.render_as("text") for f in after[1:]] == [f.text.render_as("text") for f in before]
+
+
+def test_the_cache_is_unpickled_with_the_collector_paused_and_saved_whole(tmp_path: Path) -> None:
+    """10,000 entries' rich texts unpickled with the collector running took three times as
+    long; a build may load the file while another saves it, so it is replaced, never rewritten."""
+    import gc
+    import os
+
+    build = Build([])
+    build.text("1", _entry("a", "Pipelines"))
+    build.cache.save(tmp_path)
+    seen: list[bool] = []
+    paused = bibcache.pickle.loads
+
+    def watched(data: bytes) -> Any:
+        seen.append(gc.isenabled())
+        return paused(data)
+
+    old = (tmp_path / bibcache.FILE).stat().st_ino
+    again = bibcache.Cache()
+    try:
+        bibcache.pickle.loads = watched  # type: ignore[assignment]
+        again.load(tmp_path)
+    finally:
+        bibcache.pickle.loads = paused  # type: ignore[assignment]
+    assert seen == [False] and gc.isenabled() and len(again.entries) == 1
+    Build([], again).text("2", _entry("b", "Graphs"))  # a second entry: the file changes
+    again.save(tmp_path)
+    assert (tmp_path / bibcache.FILE).stat().st_ino != old
+    assert not [p for p in os.listdir(tmp_path) if p != bibcache.FILE]  # no temporary file left
+
+
+def test_the_cache_is_loaded_before_sphinx_waits_for_the_pages() -> None:
+    """The cache is Sphinx's own (the doctree folder) and depends on no generated page: loaded
+    while the generator runs, not after it, when the build waits on it (Sphinx calls the
+    handlers of one event by priority, lowest first)."""
+    from readinglist.site.sphinx_ext import bibliography, generation
+
+    priority: dict[Any, int] = {}
+
+    class App:
+        def connect(self, name: str, handler: Any, priority_: int = 500, **kwargs: int) -> None:
+            if name == "builder-inited":
+                priority[handler] = kwargs.get("priority", priority_)
+
+        def __getattr__(self, name: str) -> Any:
+            return lambda *args, **kwargs: None
+
+    bibliography.setup(App())  # type: ignore[arg-type]
+    generation.setup(App())  # type: ignore[arg-type]
+    assert priority[bibliography._load] < priority[generation._wait_for_pages]
