@@ -113,29 +113,30 @@ def test_a_renumbered_entry_is_served_under_its_new_label() -> None:
     assert [f.text.render_as("text") for f in after[1:]] == [f.text.render_as("text") for f in before]
 
 
-def test_the_cache_is_unpickled_with_the_collector_paused_and_saved_whole(tmp_path: Path) -> None:
+def test_the_cache_is_unpickled_with_the_collector_paused_and_saved_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """10,000 entries' rich texts unpickled with the collector running took three times as
     long; a build may load the file while another saves it, so it is replaced, never rewritten."""
     import gc
     import os
+    import pickle
 
     build = Build([])
     build.text("1", _entry("a", "Pipelines"))
     build.cache.save(tmp_path)
     seen: list[bool] = []
-    paused = bibcache.pickle.loads
+    loads = pickle.loads
 
     def watched(data: bytes) -> Any:
         seen.append(gc.isenabled())
-        return paused(data)
+        return loads(data)
 
     old = (tmp_path / bibcache.FILE).stat().st_ino
     again = bibcache.Cache()
-    try:
-        bibcache.pickle.loads = watched  # type: ignore[assignment]
+    with monkeypatch.context() as patched:
+        patched.setattr(pickle, "loads", watched)
         again.load(tmp_path)
-    finally:
-        bibcache.pickle.loads = paused  # type: ignore[assignment]
     assert seen == [False] and gc.isenabled() and len(again.entries) == 1
     Build([], again).text("2", _entry("b", "Graphs"))  # a second entry: the file changes
     again.save(tmp_path)

@@ -302,7 +302,7 @@ def test_the_cache_holds_what_was_built(tmp_path: Path, seed_bib_text: str) -> N
     root = _seeds(tmp_path / "seeds", seed_bib_text)
     report = generate.run(load_config(root))
     data = (root / "docs" / libcache.FILE).read_bytes()
-    assert data.startswith(libcache.MAGIC)
+    assert data.startswith(libcache.MAGIC) and report.library is not None
     served = pickle.loads(data.partition(b"\n\n")[2])
     assert served.library == report.library
     # Each paper's digest goes with it, as the render would compute it: served, it is not computed again.
@@ -311,7 +311,9 @@ def test_the_cache_holds_what_was_built(tmp_path: Path, seed_bib_text: str) -> N
 
 
 def test_a_papers_digest_is_of_its_fields_and_a_changed_copy_has_its_own(tmp_path: Path, seed_bib_text: str) -> None:
-    paper = generate.run(load_config(_seeds(tmp_path / "seeds", seed_bib_text))).library.papers[0]
+    library = generate.run(load_config(_seeds(tmp_path / "seeds", seed_bib_text))).library
+    assert library is not None
+    paper = library.papers[0]
     changed = replace(paper, tldr=paper.tldr + " more")
     assert paper.digest != changed.digest and changed.digest == replace(changed).digest
     assert "digest" not in repr(paper)  # the repr it is a digest of holds the fields alone
