@@ -171,6 +171,51 @@ def current() -> Memo:
     return _current[0]
 
 
+@dataclass(frozen=True)
+class Done:
+    """What rendering some units added to the memo, the charts and the Cite cache: a forked
+    helper's share of a render (site/assemble.py), handed back to the process that saves them."""
+
+    made: dict[str, Entry]
+    rendered: list[str]
+    served: int
+    charts: dict[str, str]
+    cited: dict[str, list[str]]
+
+
+Mark = tuple[frozenset[str], int, int, frozenset[str], frozenset[str]]
+
+
+def mark() -> Mark:
+    """Where the memo, the charts and the Cite cache stand now, for :func:`since`."""
+    memo, drawn = current(), charts.current_files()
+    return frozenset(memo.made), len(memo.rendered), memo.served, frozenset(drawn), frozenset(CACHE.used)
+
+
+def since(at: Mark) -> Done:
+    """What was added after ``at`` (each unit is rendered once per generate, under its own name)."""
+    made, rendered, served, drawn, cited = at
+    memo = current()
+    return Done(
+        {name: entry for name, entry in memo.made.items() if name not in made},
+        memo.rendered[rendered:],
+        memo.served - served,
+        {path: svg for path, svg in charts.current_files().items() if path not in drawn},
+        {key: value for key, value in CACHE.used.items() if key not in cited},
+    )
+
+
+def absorb(done: Done) -> None:
+    """Take in another process's :class:`Done`, as if its units had been rendered here."""
+    memo = current()
+    memo.made.update(done.made)
+    memo.rendered.extend(done.rendered)
+    memo.served += done.served
+    charts.keep(done.charts)
+    for key, value in done.cited.items():
+        CACHE.put(key, value)
+
+
 def one(path: str, key: str, render: Callable[..., str], *args: Any) -> str:
     """The file ``path``: ``render(*args)``, or the last generate's under the same ``key``."""
     return current().unit(path, key, lambda: {path: render(*args)})[path]

@@ -38,6 +38,9 @@ class Kind:
     ``render``: ``module:function`` under render/ that renders it from an ``Inputs``
     (``render/inputs.py``), imported when pages are rendered, not with this table: the renderers
     import the table's folders. "" when another row's renderer writes it too, or site/ does.
+    ``apart``: the command line renders it in a forked helper while it renders the rest
+    (site/assemble.py): the listings that draw charts (so matplotlib is imported there alone),
+    about half of a render's time.
     """
 
     name: str
@@ -47,6 +50,7 @@ class Kind:
     search: Search = Search.FULL
     suffixes: tuple[str, ...] = (".md",)
     render: str = ""
+    apart: bool = False
 
     def holds(self, docname: str) -> bool:
         """True when ``docname`` (a page's name, without suffix) is of this kind."""
@@ -54,10 +58,19 @@ class Kind:
 
 
 KINDS = (
-    Kind("landing page", docname="index", search=Search.LIGHT, render="pages:landing_page"),
+    Kind("landing page", docname="index", search=Search.LIGHT, render="pages:landing_page", apart=True),
     Kind("paper", folder="papers", search=Search.PAPER, render="paper:paper_pages"),
-    Kind("topic", folder="topics", menu="topics/index", search=Search.LIGHT, render="listings:topic_listings"),
-    Kind("author", folder="authors", menu="authors/index", search=Search.NONE, render="authors:author_listings"),
+    Kind(
+        "topic", folder="topics", menu="topics/index", search=Search.LIGHT, render="listings:topic_listings", apart=True
+    ),
+    Kind(
+        "author",
+        folder="authors",
+        menu="authors/index",
+        search=Search.NONE,
+        render="authors:author_listings",
+        apart=True,
+    ),
     # with the bibliography: the pages no note shows on, kept by the enrichment cache
     Kind("year list", docname="years", menu="years", search=Search.NONE, render="pages:fixed_pages"),
     Kind("reading queue", docname="queue", menu="queue", search=Search.NONE, render="reading:reading_listings"),
@@ -81,9 +94,10 @@ FEEDS = BY_NAME["feed"].folder
 FEED_INDEX = f"{FEEDS}/index.json"  # docname -> the feeds its page advertises ("*": every page)
 
 
-def renderers() -> list[Renderer]:
-    """The renderers the rows name, in the table's order."""
-    return [_imported(kind.render) for kind in KINDS if kind.render]
+def renderers(apart: bool | None = None) -> list[Renderer]:
+    """The renderers the rows name, in the table's order; with ``apart``, only the rows whose
+    ``apart`` is that."""
+    return [_imported(kind.render) for kind in KINDS if kind.render and apart in (None, kind.apart)]
 
 
 def _imported(name: str) -> Renderer:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import replace
+from functools import partial
 from typing import Literal
 
 from ..config import Config
@@ -15,13 +16,13 @@ from ..model import Library, Note, Work
 from ..render import charts, citecache
 from ..render.bibliography import problems
 from ..render.citeblock import public_entry
-from ..render.memo import kept
+from ..render.memo import Done, absorb, kept, mark, since
 from ..render.notes import load_notes
 from ..render.pages import library_pages, site_pages
 from ..slugs import slugs
 from ..store import bibfile
 from ..store.identity import load_rules
-from . import libcache, rendercache
+from . import child, libcache, rendercache
 from .libcache import Enriched
 from .manifest import RECORDS
 from .pasted import fold_duplicates
@@ -118,16 +119,18 @@ def site_files(
     only: Collection[str] | None = None,
     fixed: dict[str, str] | None = None,
     memo: Literal["off", "write", "reuse"] = "off",
+    parallel: bool = False,
 ) -> dict[str, str]:
     """Every generated file, by path relative to docs/; with ``only``, the paper pages of those
     slugs and every listing, but not the Cite menus' cache (site/pagestate.py keeps it).
     ``fixed``: the files no note shows on (``Enriched.fixed``), if the caller has them;
     ``memo``: keep the rendered units for the next generate ("write"), and serve the last
-    generate's where their inputs are unchanged ("reuse"): render/memo.py, site/rendercache.py."""
+    generate's where their inputs are unchanged ("reuse"): render/memo.py, site/rendercache.py;
+    ``parallel``: the process is the command line's, which may fork (:func:`_pages`)."""
     path, key = config.docs_path / rendercache.FILE, rendercache.key(config)
     previous = rendercache.load(path, key) if memo == "reuse" else {}
     with kept(previous, config.docs_path, active=memo != "off") as made:
-        files = _rendered(config, library, notes, bibtex, about, only, fixed)
+        files = _rendered(config, library, notes, bibtex, about, only, fixed, parallel)
     if memo != "off":
         rendercache.save(path, key, made.made, previous, partial=only is not None)
     return files
@@ -141,6 +144,7 @@ def _rendered(
     about: list[str],
     only: Collection[str] | None,
     fixed: dict[str, str] | None,
+    parallel: bool,
 ) -> dict[str, str]:
     site = {"title": config.title, "description": config.description, "base_url": config.base_url}
     # The Cite menus' formatted references: the last generate's are served, the ones used kept.
@@ -148,10 +152,39 @@ def _rendered(
     drawing = charts.Settings(config.charts, config.author_chart_min, config.docs_path)
     with citecache.kept(config.docs_path / citecache.FILE) as cited, charts.drawn(drawing) as drawn:
         pages = None if fixed is None else {rel: text for rel, text in fixed.items() if rel != RECORDS}
-        files = site_pages(library, notes, bibtex, site, about, graph=config.graph, only=only, fixed=pages)
+        render = partial(site_pages, library, notes, bibtex, site, about, graph=config.graph, only=only, fixed=pages)
+        files = _pages(render, parallel)
         if only is None:
             files[citecache.FILE] = cited.text()
         files.update(drawn.files)
     # copied to the site root by the Sphinx extension
     files[RECORDS] = records_json(library) if fixed is None else fixed[RECORDS]
     return files
+
+
+def _pages(render: Callable[..., dict[str, str]], parallel: bool) -> dict[str, str]:
+    """``render()``'s pages. With ``parallel`` (and fork: Linux), the kinds marked ``apart``
+    (render/registry.py: the listings that draw charts, about half of a render) are rendered in
+    a forked helper meanwhile, on the core that otherwise waits for the pages (Sphinx started
+    early, site/early.py); what the helper added to the memo, the charts and the Cite cache is
+    taken back here. A helper that fails is only a lost shortcut: its share is rendered here."""
+    if not (parallel and child.can_fork()):
+        return render()
+    helper = child.Forked(partial(_apart, render))
+    try:
+        here = render(apart=False)
+    except BaseException:
+        helper.cancel()
+        raise
+    found = helper.result()
+    if found is None:
+        return here | render(apart=True)
+    pages, done = found
+    absorb(done)
+    return here | pages
+
+
+def _apart(render: Callable[..., dict[str, str]]) -> tuple[dict[str, str], Done]:
+    """In the helper: the ``apart`` kinds' pages, and what rendering them added."""
+    start = mark()
+    return render(apart=True), since(start)

@@ -125,7 +125,7 @@ def run(config: Config, force: bool = False, allow_empty: bool = False, own_proc
     if not library.papers and not allow_empty:
         _refuse_empty(config, owned)
     context = pagestate.context_key(config, key, about)
-    written, deleted = _render(config, enriched, notes, about, context, None if force else owned)
+    written, deleted = _render(config, enriched, notes, about, context, None if force else owned, own_process)
     write_if_changed(config.docs_path / STAMP, stamp_text(config.docs_path, fingerprint))
     slugs_in_use = {p.slug for p in library.papers}
     orphans = tuple(sorted(name for name in notes if name not in slugs_in_use and name.lower() != "readme"))
@@ -133,11 +133,18 @@ def run(config: Config, force: bool = False, allow_empty: bool = False, own_proc
 
 
 def _render(
-    config: Config, enriched: Enriched, notes: dict[str, Note], about: list[str], context: str, owned: set[str] | None
+    config: Config,
+    enriched: Enriched,
+    notes: dict[str, Note],
+    about: list[str],
+    context: str,
+    owned: set[str] | None,
+    own_process: bool = False,
 ) -> tuple[int, int]:
     """Render what changed: after a note edit alone, that note's paper page and the listings
     (site/pagestate.py); otherwise, or with no ``owned`` (the manifest's files: ``force``), every
-    file. Returns (files written, stale files deleted)."""
+    file. Returns (files written, stale files deleted). ``own_process``: as :func:`run`'s, and
+    the render may fork a helper (assemble._pages)."""
     from .assemble import site_files
 
     docs, slugs = config.docs_path, [p.slug for p in enriched.library.papers]
@@ -148,7 +155,7 @@ def _render(
     kept = pagestate.kept_files(slugs, only) if only is not None else set()
     # Units whose inputs are unchanged are served from the last generate's (``force``: none).
     memo: Literal["write", "reuse"] = "reuse" if owned is not None else "write"
-    files = site_files(config, enriched.library, notes, enriched.bibtex, about, only, enriched.fixed, memo)
+    files = site_files(config, enriched.library, notes, enriched.bibtex, about, only, enriched.fixed, memo, own_process)
     counts = sync(docs, files, kept)
     pagestate.write(docs / pagestate.FILE, pagestate.PageState.of(context, notes, docs))
     return counts

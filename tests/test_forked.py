@@ -1,0 +1,117 @@
+"""The render's forked helper (site/child.Forked, site/assemble._pages).
+
+The command line renders the listings that draw charts in a forked copy of itself while it
+renders the rest. The split must be invisible: the same files, the same memo entries, the same
+charts and Cite cache as one process rendering everything, and a helper that fails must cost
+nothing but time.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, NoReturn
+
+import pytest
+
+from conftest import copy_seeds
+from readinglist.config import load_config
+from readinglist.render import registry
+from readinglist.render.memo import Done
+from readinglist.site import assemble, child, rendercache
+from readinglist.site.assemble import build_library
+
+pytestmark = pytest.mark.skipif(not child.can_fork(), reason="the helper is forked: Linux only")
+
+
+def _fails() -> NoReturn:
+    raise RuntimeError("the helper's work failed")
+
+
+def _dies() -> NoReturn:
+    os._exit(3)
+
+
+def test_a_helper_hands_back_a_result_larger_than_a_pipe_holds_and_a_failure_is_none() -> None:
+    big = "x" * 3_000_000  # a pipe holds 64 KB: a helper writing into one nobody reads would hang
+    assert child.Forked(lambda: big + "!").result() == big + "!"
+    assert child.Forked(_fails).result() is None
+    assert child.Forked(_dies).result() is None
+    assert child.Forked(lambda: lambda: None).result() is None  # a result that does not pickle
+
+
+def test_a_cancelled_helper_is_stopped_and_reaped() -> None:
+    helper = child.Forked(lambda: time.sleep(60))
+    started = time.monotonic()
+    helper.cancel()
+    assert time.monotonic() - started < 5
+    with pytest.raises(ChildProcessError):
+        os.waitpid(helper._pid, os.WNOHANG)  # reaped: no zombie left
+
+
+def _site(tmp_path: Path, seed_bib_text: str, name: str) -> tuple[Any, ...]:
+    root = copy_seeds(tmp_path / name, refs=False)
+    (root / "refs.bib").write_text(seed_bib_text, encoding="utf-8")
+    config = load_config(root)
+    library, bibtex, notes = build_library(config)
+    return config, library, notes, bibtex
+
+
+def _render(site: tuple[Any, ...], parallel: bool) -> tuple[dict[str, str], dict[str, Any]]:
+    """Every file and the memo a render leaves, with or without the helper."""
+    config, library, notes, bibtex = site
+    files = assemble.site_files(config, library, notes, bibtex, [], memo="write", parallel=parallel)
+    path = config.docs_path / rendercache.FILE
+    return files, rendercache.load(path, rendercache.key(config))
+
+
+def test_a_render_split_with_the_helper_is_the_render_of_one_process(
+    tmp_path: Path, seed_bib_text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    results: list[tuple[dict[str, str], Done] | None] = []
+
+    class Watched(child.Forked[Any]):
+        def result(self) -> Any:
+            found = super().result()
+            results.append(found)
+            return found
+
+    monkeypatch.setattr(child, "Forked", Watched)
+    alone = _render(_site(tmp_path, seed_bib_text, "alone"), parallel=False)
+    assert results == []
+    split = _render(_site(tmp_path, seed_bib_text, "split"), parallel=True)
+    assert len(results) == 1 and results[0] is not None  # the helper rendered its share
+    pages, done = results[0]
+    apart = {k.folder or k.docname for k in registry.KINDS if k.apart}
+    assert pages and all(p.split("/")[0].removesuffix(".md") in apart for p in pages)
+    assert done.charts and done.made  # it drew charts and rendered units, taken back here
+    assert split[0] == alone[0]  # every file, the charts and the Cite cache among them
+    assert split[1] == alone[1] and split[1]  # every memo entry, with its charts and references
+
+
+def test_a_failed_helper_leaves_the_render_whole(
+    tmp_path: Path, seed_bib_text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alone = _render(_site(tmp_path, seed_bib_text, "alone"), parallel=False)
+    monkeypatch.setattr(assemble, "_apart", lambda render: _fails())
+    assert _render(_site(tmp_path, seed_bib_text, "failed"), parallel=True) == alone
+
+
+def test_only_the_command_line_forks_a_helper(tmp_path: Path, seed_bib_text: str) -> None:
+    """``cli.console`` (own_process) forks; a caller running ``cli.main`` in its own process (a
+    test, a script, which may have threads) does not."""
+    root = copy_seeds(tmp_path / "seeds", refs=False)
+    (root / "refs.bib").write_text(seed_bib_text, encoding="utf-8")
+    script = (
+        "import os, sys\nfrom readinglist import cli\nforks = []\n"
+        "os.register_at_fork(before=lambda: forks.append(1))\n"
+        "status = cli.main(['--root', sys.argv[1], 'generate'], own_process=sys.argv[2] == 'own')\n"
+        "print(status, len(forks))\n"
+    )
+    for mode, forks in (("own", "1"), ("shared", "0")):
+        (root / "docs" / ".readinglist-inputs").unlink(missing_ok=True)  # generate again
+        done = subprocess.run([sys.executable, "-c", script, str(root), mode], capture_output=True, text=True)
+        assert done.stdout.split()[-2:] == ["0", forks], done.stderr
