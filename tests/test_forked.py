@@ -21,7 +21,7 @@ from conftest import copy_seeds
 from readinglist.config import load_config
 from readinglist.render import registry
 from readinglist.render.memo import Done
-from readinglist.site import assemble, child, rendercache
+from readinglist.site import assemble, child, libcache, rendercache
 from readinglist.site.assemble import build_library
 
 pytestmark = pytest.mark.skipif(not child.can_fork(), reason="the helper is forked: Linux only")
@@ -100,9 +100,13 @@ def test_a_failed_helper_leaves_the_render_whole(
     assert _render(_site(tmp_path, seed_bib_text, "failed"), parallel=True) == alone
 
 
-def test_only_the_command_line_forks_a_helper(tmp_path: Path, seed_bib_text: str) -> None:
-    """``cli.console`` (own_process) forks; a caller running ``cli.main`` in its own process (a
-    test, a script, which may have threads) does not."""
+def test_only_the_command_line_forks_a_helper_and_only_for_a_changed_library(
+    tmp_path: Path, seed_bib_text: str
+) -> None:
+    """``cli.console`` (own_process) forks when the library was built, not served from its
+    cache (after a note edit the listings are served, and forking a large process costs more);
+    a caller running ``cli.main`` in its own process (a test, a script, which may have threads)
+    never forks."""
     root = copy_seeds(tmp_path / "seeds", refs=False)
     (root / "refs.bib").write_text(seed_bib_text, encoding="utf-8")
     script = (
@@ -111,7 +115,9 @@ def test_only_the_command_line_forks_a_helper(tmp_path: Path, seed_bib_text: str
         "status = cli.main(['--root', sys.argv[1], 'generate'], own_process=sys.argv[2] == 'own')\n"
         "print(status, len(forks))\n"
     )
-    for mode, forks in (("own", "1"), ("shared", "0")):
+    for mode, built, forks in (("own", True, "1"), ("own", False, "0"), ("shared", True, "0")):
         (root / "docs" / ".readinglist-inputs").unlink(missing_ok=True)  # generate again
+        if built:
+            (root / "docs" / libcache.FILE).unlink(missing_ok=True)  # and enrich again
         done = subprocess.run([sys.executable, "-c", script, str(root), mode], capture_output=True, text=True)
         assert done.stdout.split()[-2:] == ["0", forks], done.stderr

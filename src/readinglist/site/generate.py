@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import os
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -118,14 +119,17 @@ def run(config: Config, force: bool = False, allow_empty: bool = False, own_proc
         return GenerateReport(None, 0, 0, ())
     from .assemble import enrichment  # deferred: see the module docstring
 
-    key, enriched = enrichment(config, notes, fresh=force)
+    key, enriched, built = enrichment(config, notes, fresh=force)
     if own_process:
         gc.freeze()
     library = enriched.library
     if not library.papers and not allow_empty:
         _refuse_empty(config, owned)
     context = pagestate.context_key(config, key, about)
-    written, deleted = _render(config, enriched, notes, about, context, None if force else owned, own_process)
+    # A helper renders part of the pages when the library changed (assemble._pages): then the
+    # listings are rendered again, not served from the memo. Forked only from a single thread.
+    parallel = own_process and built and threading.active_count() == 1
+    written, deleted = _render(config, enriched, notes, about, context, None if force else owned, parallel)
     write_if_changed(config.docs_path / STAMP, stamp_text(config.docs_path, fingerprint))
     slugs_in_use = {p.slug for p in library.papers}
     orphans = tuple(sorted(name for name in notes if name not in slugs_in_use and name.lower() != "readme"))
@@ -139,12 +143,12 @@ def _render(
     about: list[str],
     context: str,
     owned: set[str] | None,
-    own_process: bool = False,
+    parallel: bool = False,
 ) -> tuple[int, int]:
     """Render what changed: after a note edit alone, that note's paper page and the listings
     (site/pagestate.py); otherwise, or with no ``owned`` (the manifest's files: ``force``), every
-    file. Returns (files written, stale files deleted). ``own_process``: as :func:`run`'s, and
-    the render may fork a helper (assemble._pages)."""
+    file. Returns (files written, stale files deleted). ``parallel``: fork a helper for part of
+    the render (assemble._pages)."""
     from .assemble import site_files
 
     docs, slugs = config.docs_path, [p.slug for p in enriched.library.papers]
@@ -155,7 +159,7 @@ def _render(
     kept = pagestate.kept_files(slugs, only) if only is not None else set()
     # Units whose inputs are unchanged are served from the last generate's (``force``: none).
     memo: Literal["write", "reuse"] = "reuse" if owned is not None else "write"
-    files = site_files(config, enriched.library, notes, enriched.bibtex, about, only, enriched.fixed, memo, own_process)
+    files = site_files(config, enriched.library, notes, enriched.bibtex, about, only, enriched.fixed, memo, parallel)
     counts = sync(docs, files, kept)
     pagestate.write(docs / pagestate.FILE, pagestate.PageState.of(context, notes, docs))
     return counts
