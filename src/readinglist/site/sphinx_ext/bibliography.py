@@ -70,7 +70,9 @@ def setup(app: Sphinx) -> None:
     register_pybtex_plugins()
     app.connect("config-inited", _install_styles, priority=600)  # after settings.py sets the style
     # Before the pages are waited for (generation.py, 90): the cache is Sphinx's own, in the
-    # doctree folder, and loading it (0.34 s at 10,000 works) overlaps the generator.
-    app.connect("builder-inited", _load, priority=80)
+    # doctree folder, and loading it (0.34 s at 10,000 works) overlaps the generator. And
+    # before memory.py freezes what was loaded (50), while the collector is still off: loaded
+    # after it, the collection that followed re-enabling it walked every entry (0.2 s).
+    app.connect("builder-inited", _load, priority=40)
     app.connect("build-finished", _save)
     app.connect("env-updated", _citations_not_saved, priority=900)  # after sphinxcontrib-bibtex's (500)
