@@ -92,11 +92,19 @@ def test_a_render_split_with_the_helper_is_the_render_of_one_process(
     assert split[1] == alone[1] and split[1]  # every memo entry, with its charts and references
 
 
+def _no_fork(work: object) -> NoReturn:
+    raise BlockingIOError("fork: resource temporarily unavailable")
+
+
+@pytest.mark.parametrize("failure", ["the helper's work", "the fork"])
 def test_a_failed_helper_leaves_the_render_whole(
-    tmp_path: Path, seed_bib_text: str, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, seed_bib_text: str, monkeypatch: pytest.MonkeyPatch, failure: str
 ) -> None:
     alone = _render(_site(tmp_path, seed_bib_text, "alone"), parallel=False)
-    monkeypatch.setattr(assemble, "_apart", lambda render: _fails())
+    if failure == "the fork":
+        monkeypatch.setattr(child, "Forked", _no_fork)
+    else:
+        monkeypatch.setattr(assemble, "_apart", lambda render: _fails())
     assert _render(_site(tmp_path, seed_bib_text, "failed"), parallel=True) == alone
 
 

@@ -175,7 +175,10 @@ def _pages(render: Callable[..., dict[str, str]], parallel: bool) -> dict[str, s
     (copy-on-write: a status change at 10,000 works took 0.3 s longer, a body edit 0.8 s)."""
     if not (parallel and child.can_fork()):
         return render()
-    helper = child.Forked(partial(_apart, render))
+    try:
+        helper = child.Forked(partial(_apart, render))
+    except OSError:  # no fork to be had (no memory, a process limit): one process renders it all
+        return render()
     try:
         here = render(apart=False)
     except BaseException:

@@ -6,6 +6,7 @@ started. On Linux each child asks the kernel for SIGTERM when its parent dies
 (``prctl(PR_SET_PDEATHSIG)``); Pagefind's launcher ``exec``s its binary, which keeps that
 setting. A signal the parent does catch (SIGINT, SIGTERM: ``cli`` turns both into exceptions)
 is passed on: the child gets SIGTERM, then SIGKILL if it has not exited after a while.
+A forked copy of the process that computes part of a render (:class:`Forked`) asks for the same.
 """
 
 from __future__ import annotations
