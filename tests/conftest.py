@@ -16,6 +16,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import threading
 from collections.abc import Iterator
@@ -137,6 +138,22 @@ def seed_bib(tmp_path: Path, seed_bib_text: str) -> Path:
     path = tmp_path / "refs.bib"
     path.write_text(seed_bib_text, encoding="utf-8")
     return path
+
+
+def generate_in_a_process(root: Path, own_process: bool, setup: str, report: str) -> list[str]:
+    """``cli.main([... "generate"], own_process=...)`` on ``root`` in a new interpreter, after
+    ``setup`` (code; ``os``, ``gc`` and ``sys`` are imported): its status and the value of
+    ``report`` (an expression), as printed. ``cli.console`` passes ``own_process``; a test must
+    not, in its own process (generate would tune the collector and fork)."""
+    script = (
+        f"import gc, os, sys\nfrom readinglist import cli\n{setup}\n"
+        "status = cli.main(['--root', sys.argv[1], 'generate'], own_process=sys.argv[2] == 'own')\n"
+        f"print(status, {report})\n"
+    )
+    mode = "own" if own_process else "shared"
+    done = subprocess.run([sys.executable, "-c", script, str(root), mode], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()[-2:]
 
 
 def copy_seeds(dest: Path, *, refs: bool = True, sources: bool = True, notes: bool = True) -> Path:

@@ -9,15 +9,13 @@ nothing but time.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
 
-from conftest import copy_seeds
+from conftest import copy_seeds, generate_in_a_process
 from readinglist.config import load_config
 from readinglist.render import registry
 from readinglist.render.memo import Done
@@ -117,15 +115,9 @@ def test_only_the_command_line_forks_a_helper_and_only_for_a_changed_library(
     never forks."""
     root = copy_seeds(tmp_path / "seeds", refs=False)
     (root / "refs.bib").write_text(seed_bib_text, encoding="utf-8")
-    script = (
-        "import os, sys\nfrom readinglist import cli\nforks = []\n"
-        "os.register_at_fork(before=lambda: forks.append(1))\n"
-        "status = cli.main(['--root', sys.argv[1], 'generate'], own_process=sys.argv[2] == 'own')\n"
-        "print(status, len(forks))\n"
-    )
-    for mode, built, forks in (("own", True, "1"), ("own", False, "0"), ("shared", True, "0")):
+    counting = "forks = []\nos.register_at_fork(before=lambda: forks.append(1))"
+    for own, built, forks in ((True, True, "1"), (True, False, "0"), (False, True, "0")):
         (root / "docs" / ".readinglist-inputs").unlink(missing_ok=True)  # generate again
         if built:
             (root / "docs" / libcache.FILE).unlink(missing_ok=True)  # and enrich again
-        done = subprocess.run([sys.executable, "-c", script, str(root), mode], capture_output=True, text=True)
-        assert done.stdout.split()[-2:] == ["0", forks], done.stderr
+        assert generate_in_a_process(root, own, counting, "len(forks)") == ["0", forks]

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import SEEDS, copy_seeds
+from conftest import SEEDS, copy_seeds, generate_in_a_process
 from readinglist.config import Config, load_config
 from readinglist.errors import Code, ReadingListError
 from readinglist.latex import to_text
@@ -303,12 +301,6 @@ def test_only_the_command_line_tunes_its_collector(tmp_path: Path, seed_bib_text
     a caller that runs ``cli.main`` in its process (a test, a script) keeps its collector as it was."""
     root = copy_seeds(tmp_path / "seeds", refs=False)
     (root / "refs.bib").write_text(seed_bib_text, encoding="utf-8")
-    script = (
-        "import gc, sys\nfrom readinglist import cli\n"
-        "status = cli.main(['--root', sys.argv[1], 'generate'], own_process=sys.argv[2] == 'own')\n"
-        "print(status, gc.get_freeze_count() > 0)\n"
-    )
-    for mode, frozen in (("own", True), ("shared", False)):
+    for own, frozen in ((True, True), (False, False)):
         (root / "docs" / ".readinglist-inputs").unlink(missing_ok=True)  # generate again
-        done = subprocess.run([sys.executable, "-c", script, str(root), mode], capture_output=True, text=True)
-        assert done.stdout.split()[-2:] == ["0", str(frozen)], done.stderr
+        assert generate_in_a_process(root, own, "", "gc.get_freeze_count() > 0") == ["0", str(frozen)]
