@@ -1,9 +1,10 @@
-"""The render's forked helper (site/child.Forked, site/assemble._pages).
+"""The forked helpers (site/child.Forked; site/assemble._pages and enrich_store).
 
 The command line renders the listings that draw charts in a forked copy of itself while it
-renders the rest. The split must be invisible: the same files, the same memo entries, the same
-charts and Cite cache as one process rendering everything, and a helper that fails must cost
-nothing but time.
+renders the rest, and reads refs.bib in another while it imports the enrichment's libraries.
+Each split must be invisible: the same files, the same memo entries, the same charts and Cite
+cache as one process rendering everything, the same library as one process reading refs.bib,
+and a helper that fails must cost nothing but time.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from conftest import copy_seeds, generate_in_a_process
 from readinglist.config import load_config
 from readinglist.render import registry
 from readinglist.render.memo import Done
+from readinglist.render.notes import load_notes
 from readinglist.site import assemble, child, libcache, rendercache
 from readinglist.site.assemble import build_library
 
@@ -110,14 +112,58 @@ def test_only_the_command_line_forks_a_helper_and_only_for_a_changed_library(
     tmp_path: Path, seed_bib_text: str
 ) -> None:
     """``cli.console`` (own_process) forks when the library was built, not served from its
-    cache (after a note edit the listings are served, and forking a large process costs more);
+    cache: one helper reads refs.bib, one renders (after a note edit the listings are served,
+    and forking a large process costs more);
     a caller running ``cli.main`` in its own process (a test, a script, which may have threads)
     never forks."""
     root = copy_seeds(tmp_path / "seeds", refs=False)
     (root / "refs.bib").write_text(seed_bib_text, encoding="utf-8")
     counting = "forks = []\nos.register_at_fork(before=lambda: forks.append(1))"
-    for own, built, forks in ((True, True, "1"), (True, False, "0"), (False, True, "0")):
+    for own, built, forks in ((True, True, "2"), (True, False, "0"), (False, True, "0")):
         (root / "docs" / ".readinglist-inputs").unlink(missing_ok=True)  # generate again
         if built:
             (root / "docs" / libcache.FILE).unlink(missing_ok=True)  # and enrich again
         assert generate_in_a_process(root, own, counting, "len(forks)") == ["0", forks]
+
+
+def _enriched(tmp_path: Path, seed_bib_text: str, name: str, parallel: bool) -> libcache.Enriched:
+    """The seeds with a broken entry (a skip) and a pasted duplicate (a fold) added, enriched."""
+    root = copy_seeds(tmp_path / name, refs=False)
+    kind, rest = seed_bib_text.split("\n@")[1].split("{", 1)
+    pasted = f"@{kind}{{pasted{rest}"  # the first entry again, under another key
+    broken = "@article{broken2020,\n  title = {Unclosed,\n"
+    (root / "refs.bib").write_text(f"{seed_bib_text}\n{pasted}\n{broken}", encoding="utf-8")
+    config = load_config(root)
+    return assemble.enrich_store(config, load_notes(config.notes_path), parallel=parallel)
+
+
+def test_refs_bib_read_by_a_helper_is_the_library_read_in_one_process(
+    tmp_path: Path, seed_bib_text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    results: list[Any] = []
+
+    class Watched(child.Forked[Any]):
+        def result(self) -> Any:
+            found = super().result()
+            results.append(found)
+            return found
+
+    alone = _enriched(tmp_path, seed_bib_text, "alone", parallel=False)
+    monkeypatch.setattr(child, "Forked", Watched)
+    read = _enriched(tmp_path, seed_bib_text, "read", parallel=True)
+    assert len(results) == 1 and results[0] is not None  # the helper read it
+    assert any("skipped" in line for line in alone.messages) and any("same work" in line for line in alone.messages)
+    assert read == alone  # the papers, their BibTeX, what reading said, the pages and problems
+
+
+@pytest.mark.parametrize("failure", ["the helper's work", "the fork"])
+def test_a_failed_read_helper_leaves_the_library_whole(
+    tmp_path: Path, seed_bib_text: str, monkeypatch: pytest.MonkeyPatch, failure: str
+) -> None:
+    alone = _enriched(tmp_path, seed_bib_text, "alone", parallel=False)
+    if failure == "the fork":
+        monkeypatch.setattr(child, "Forked", _no_fork)
+    else:
+        forked = child.Forked
+        monkeypatch.setattr(child, "Forked", lambda work: forked(_fails))
+    assert _enriched(tmp_path, seed_bib_text, "failed", parallel=True) == alone

@@ -3,10 +3,15 @@ same function and arguments, and the library made with them is the library made 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+
+import numpy as np
+import pytest
 
 from conftest import copy_seeds
 from readinglist.config import load_config
+from readinglist.enrich import similarity
 from readinglist.enrich.recall import Recall
 from readinglist.render.notes import load_notes
 from readinglist.site import assemble, libcache
@@ -41,7 +46,7 @@ def test_a_library_enriched_from_recalled_results_is_the_same(tmp_path: Path, se
     notes = load_notes(config.notes_path)
     first = Recall()
     built = assemble.enrich_store(config, notes, first)
-    assert {name for name, _ in first.used} == {"title", "topics", "subtopics", "results", "tldr", "brief"}
+    assert {name for name, _ in first.used} == {"title", "terms", "topics", "subtopics", "results", "tldr", "brief"}
     served = Recall(first.used)
     assert assemble.enrich_store(config, notes, served).library == built.library
     assert served.used == first.used
@@ -55,3 +60,45 @@ def test_generate_keeps_them_under_the_taxonomy_and_the_code(tmp_path: Path, see
     assert libcache.load_recall(config)
     config.taxonomy_path.write_text(config.taxonomy_path.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
     assert libcache.load_recall(config) == {}
+
+
+def test_a_texts_terms_are_served_and_the_corpus_is_the_one_analysed_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Adding a paper fits TF-IDF over every text again; the terms of the unchanged ones come
+    from the last generate, and the weights, terms and neighbours are those of a fresh fit."""
+    texts = [
+        "Kernel fusion for recommendation models on GPU clusters.",
+        "Kernel fusion cuts launch overhead: see https://example.com/fusion for code.",
+        "Pipeline parallelism for recommendation models, with gradient compression.",
+        "Gradient compression on GPU clusters.",
+        "",  # a text with no terms
+    ]
+    first = Recall()
+    similarity.build_corpus(texts[:-1], first)
+    analysed: list[str] = []
+    analyse = similarity._terms_line
+
+    def watched(text: str, analyzer: Callable[[str], list[str]]) -> str:
+        analysed.append(text)
+        return analyse(text, analyzer)
+
+    monkeypatch.setattr(similarity, "_terms_line", watched)
+    served = similarity.build_corpus(texts, Recall(first.used))
+    assert analysed == [""]  # only the new text was analysed
+    fresh = similarity.build_corpus(texts)
+    assert (served.matrix != fresh.matrix).nnz == 0 and served.matrix.shape == fresh.matrix.shape
+    assert list(served.terms) == list(fresh.terms) and "fusion" in served.terms and "com" not in served.terms
+    assert [served.neighbours(i) for i in range(len(texts))] == [fresh.neighbours(i) for i in range(len(texts))]
+    # ...and the fit of scikit-learn's own word analysis, with the same settings
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
+
+    words = TfidfVectorizer(
+        preprocessor=similarity._lowered,
+        stop_words=sorted(ENGLISH_STOP_WORDS | similarity.RESEARCH_STOP_WORDS),
+        ngram_range=(1, 2),
+        min_df=2,
+        token_pattern=r"(?u)\b[a-zA-Z][\w\-]+\b",
+        sublinear_tf=True,
+        dtype=np.float32,
+    )
+    assert (words.fit_transform(texts) != served.matrix).nnz == 0
+    assert list(words.get_feature_names_out()) == list(served.terms)

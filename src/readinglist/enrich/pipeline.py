@@ -46,7 +46,7 @@ def enrich(
     recall = recall or Recall()
     works = sorted((current_title(without_et_al(w), recall) for w in works), key=lambda w: w.key)
     texts = [plain_text(w) for w in works]
-    corpus = build_corpus(texts)
+    corpus = build_corpus(texts, recall)
     ids = name_ids(name for w in works for name in page_authors(w))
     versions = version_groups(works, corpus, ids)
     slug_of = slugs(w.key for w in works)

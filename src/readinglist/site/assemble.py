@@ -29,17 +29,19 @@ from .pasted import fold_duplicates
 from .records import records_json
 
 
-def enrichment(config: Config, notes: dict[str, Note], fresh: bool = False) -> tuple[str, Enriched, bool]:
+def enrichment(
+    config: Config, notes: dict[str, Note], fresh: bool = False, parallel: bool = False
+) -> tuple[str, Enriched, bool]:
     """The enriched library, its key and whether it was built (not served): from the cache when
     its inputs are unchanged (libcache), else built and cached. ``fresh`` builds it whatever the
-    cache holds."""
+    cache holds; ``parallel``: refs.bib may be read in a forked helper (:func:`enrich_store`)."""
     key = libcache.key(config, note_titles(notes))
     path = config.docs_path / libcache.FILE
     found = None if fresh else libcache.load(path, key)
     built = found is None
     if found is None:
         recall = Recall(None if fresh else libcache.load_recall(config))
-        found = enrich_store(config, notes, recall)
+        found = enrich_store(config, notes, recall, parallel)
         for paper in found.library.papers:
             paper.digest  # noqa: B018 (computed before pickling, so the cache serves it too)
         libcache.save(path, key, found)
@@ -64,17 +66,33 @@ def build_library(config: Config) -> tuple[Library, dict[str, str], dict[str, No
     return enriched.library, enriched.bibtex, notes
 
 
-def enrich_store(config: Config, notes: dict[str, Note], recall: Recall | None = None) -> Enriched:
-    """Enriched papers, the public BibTeX of each entry (for the copy block) and what reading said;
-    ``recall``: the last generate's per-work results (enrich/recall.py)."""
-    store = bibfile.load(config.bib_path, tolerant=True)  # one bad entry is left out, not fatal to the site
-    # named as the user knows the file: refs.bib:LINE
-    messages = [f"readinglist: skipped {replace(skip, file=config.bib).render()}" for skip in store.skipped]
-    works = [_with_note_title(w, notes.get(slug)) for w, slug in _slugged(_one_page_per_work(config, store, messages))]
-    # Imported here: numpy, scipy and the similarity code cost 0.5 s, and a note edit served
-    # from the cache never enriches.
-    from ..enrich.pipeline import enrich
+# what reading refs.bib gives: the works, the public BibTeX of every entry, the lines to print
+Read = tuple[list[Work], dict[str, str], list[str]]
 
+
+def enrich_store(
+    config: Config, notes: dict[str, Note], recall: Recall | None = None, parallel: bool = False
+) -> Enriched:
+    """Enriched papers, the public BibTeX of each entry (for the copy block) and what reading said;
+    ``recall``: the last generate's per-work results (enrich/recall.py). With ``parallel`` (and
+    fork: Linux), refs.bib is read in a forked helper (:func:`_read_store`) while this process
+    imports the enrichment's libraries: the two took 0.45 and 0.75 s one after the other when a
+    paper was added at 1,000 works, and the second core waited for the pages meanwhile."""
+    read = partial(_read_store, config, notes)
+    helper = _forked(read) if parallel else None
+    try:
+        # Imported here: numpy, scipy, scikit-learn and the similarity code cost 0.75 s, and a
+        # note edit served from the cache never enriches.
+        from ..enrich.pipeline import enrich
+        from ..enrich.similarity import load_libraries
+
+        if helper is not None:
+            load_libraries()  # what enrich() would import first thing, while the helper reads
+    except BaseException:
+        if helper is not None:
+            helper.cancel()
+        raise
+    works, bibtex, messages = (helper.result() if helper else None) or read()
     library = enrich(
         works,
         load_taxonomy(config.taxonomy_path),
@@ -83,11 +101,29 @@ def enrich_store(config: Config, notes: dict[str, Note], recall: Recall | None =
         recall,
     )
     shown = {p.key for p in library.papers}
-    bibtex = {
-        key: bibfile.format_entry(key, public_entry(entry)) for key, entry in store.entries.items() if key in shown
-    }
+    bibtex = {key: text for key, text in bibtex.items() if key in shown}
     fixed = library_pages(library, bibtex) | {RECORDS: records_json(library)}
     return Enriched(library, bibtex, tuple(messages), fixed, tuple(problems(library, config.bib_path)))
+
+
+def _forked(read: Callable[[], Read]) -> child.Forked[Read] | None:
+    if not child.can_fork():
+        return None
+    try:
+        return child.Forked(read)
+    except OSError:  # no fork to be had (no memory, a process limit): this process reads it
+        return None
+
+
+def _read_store(config: Config, notes: dict[str, Note]) -> Read:
+    """refs.bib's works (one per work, notes' titles applied), every entry's public BibTeX and
+    what reading said. Reads only: a forked helper may run it (:func:`enrich_store`)."""
+    store = bibfile.load(config.bib_path, tolerant=True)  # one bad entry is left out, not fatal to the site
+    # named as the user knows the file: refs.bib:LINE
+    messages = [f"readinglist: skipped {replace(skip, file=config.bib).render()}" for skip in store.skipped]
+    works = [_with_note_title(w, notes.get(slug)) for w, slug in _slugged(_one_page_per_work(config, store, messages))]
+    bibtex = {key: bibfile.format_entry(key, public_entry(entry)) for key, entry in store.entries.items()}
+    return works, bibtex, messages
 
 
 def _one_page_per_work(config: Config, store: bibfile.BibFile, messages: list[str]) -> list[Work]:

@@ -119,7 +119,8 @@ def run(config: Config, force: bool = False, allow_empty: bool = False, own_proc
         return GenerateReport(None, 0, 0, ())
     from .assemble import enrichment  # deferred: see the module docstring
 
-    key, enriched, built = enrichment(config, notes, fresh=force)
+    single = own_process and threading.active_count() == 1  # fork only from a single thread
+    key, enriched, built = enrichment(config, notes, fresh=force, parallel=single)
     if own_process:
         gc.freeze()
     library = enriched.library
@@ -127,8 +128,8 @@ def run(config: Config, force: bool = False, allow_empty: bool = False, own_proc
         _refuse_empty(config, owned)
     context = pagestate.context_key(config, key, about)
     # A helper renders part of the pages when the library changed (assemble._pages): then the
-    # listings are rendered again, not served from the memo. Forked only from a single thread.
-    parallel = own_process and built and threading.active_count() == 1
+    # listings are rendered again, not served from the memo.
+    parallel = single and built
     written, deleted = _render(config, enriched, notes, about, context, None if force else owned, parallel)
     write_if_changed(config.docs_path / STAMP, stamp_text(config.docs_path, fingerprint))
     slugs_in_use = {p.slug for p in library.papers}
