@@ -1,8 +1,9 @@
 """Per-work enrichment results kept from one generate to the next.
 
 Adding one paper to refs.bib enriches the whole list again: the similarities, versions,
-related links, categories and authors are corpus-wide and must be. But a working title, the
-key results, the TL;DR, the brief and a paper's topics are functions of that one work's text
+related links, categories and authors are corpus-wide and must be. But a working title, a
+text's TF-IDF terms (before they are weighed), the key results, the TL;DR, the brief and a
+paper's topics are functions of that one work's text
 (and categories, and conf/topics.toml): recomputing them for the 999 unchanged works was a
 second of the generate. ``Recall`` serves each such call from the last generate's results,
 by the function's name and a digest of its arguments' repr; the caller keeps them (site/assemble.py) under
