@@ -47,11 +47,18 @@ def _data(block: str) -> dict[str, Any]:
     return data
 
 
+def _graph(data: dict[str, Any] | None) -> dict[str, Any]:
+    """A paper's graph: data for its page's data file (render/paper.related_data), as JSON reads it back."""
+    assert data is not None
+    back: dict[str, Any] = json.loads(json.dumps(data))
+    return back
+
+
 def test_a_paper_graph_has_its_related_papers_and_the_links_among_them() -> None:
     a = _paper("a", (("b", "another version (identical title, 2019 and 2020)"), ("c", "shared authors: Wei Lin")))
     b = _paper("b", (("a", "another version (identical title, 2019 and 2020)"), ("c", "similar content (x)")))
     c = _paper("c", (("a", "shared authors: Wei Lin"), ("b", "similar content (x)")))
-    data = _data(paper_graph(a, {p.key: p for p in (a, b, c)}))
+    data = _graph(paper_graph(a, {p.key: p for p in (a, b, c)}))
     assert [n[0] for n in data["nodes"]] == ["papers/a", "papers/b", "papers/c"]
     assert [n[5] for n in data["nodes"]] == [1, 0, 0]  # the paper itself is in the middle
     assert data["edges"] == [
@@ -60,13 +67,13 @@ def test_a_paper_graph_has_its_related_papers_and_the_links_among_them() -> None
         [1, 2, "content", "similar content (x)"],
     ]  # each symmetric link once, with its reason
     assert paper_graph(a, {p.key: p for p in (a, b, c)}) == paper_graph(a, {p.key: p for p in (c, b, a)})
-    assert paper_graph(_paper("alone"), {}) == ""
+    assert paper_graph(_paper("alone"), {}) is None
     many = {f"m{i:02d}": _paper(f"m{i:02d}") for i in range(PAPER_NODES + 5)}
-    hub = _data(paper_graph(_paper("hub", tuple((k, "similar content (x)") for k in many)), many))
+    hub = _graph(paper_graph(_paper("hub", tuple((k, "similar content (x)") for k in many)), many))
     assert len(hub["nodes"]) == PAPER_NODES + 1 and hub["more"] == 5  # the first of its links, and a count
     same = {k: _paper(k, title="Same title", year=y) for k, y in (("s1", 2019), ("s2", 2020))}
     other = _paper("o", (("s1", "similar content (x)"), ("s2", "similar content (x)")), title="Other")
-    labels = [n[1] for n in _data(paper_graph(other, same))["nodes"]]
+    labels = [n[1] for n in _graph(paper_graph(other, same))["nodes"]]
     assert labels == ["Other", "Same title (2019)", "Same title (2020)"]  # versions told apart by their year
 
 
@@ -127,8 +134,12 @@ def test_graph_switch(tmp_path: Path) -> None:
     assert main(["--root", str(project), "generate"]) == 0
     paper = (project / "docs" / "papers" / "lin2018fusionstitching.md").read_text(encoding="utf-8")
     assert "{readinglist-graph}" in paper
+    data = json.loads((project / "docs" / "papers" / "lin2018fusionstitching.related.json").read_text(encoding="utf-8"))
+    assert data["graph"]["kind"] == "paper"  # the page's block names its data file's graph
     assert any("{readinglist-graph}" in p.read_text(encoding="utf-8") for p in (project / "docs/topics").rglob("*.md"))
     settings_file = project / "conf" / "readinglist.toml"
     settings_file.write_text(settings_file.read_text(encoding="utf-8") + "graph = false\n", encoding="utf-8")
     assert main(["--root", str(project), "generate"]) == 0
     assert not any("{readinglist-graph}" in p.read_text(encoding="utf-8") for p in (project / "docs").rglob("*.md"))
+    data_files = list((project / "docs" / "papers").glob("*.related.json"))
+    assert data_files and all(json.loads(p.read_text(encoding="utf-8"))["graph"] is None for p in data_files)

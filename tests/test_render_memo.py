@@ -161,8 +161,8 @@ def test_a_file_edited_by_hand_or_gone_is_rendered_again(seeds: Seeds, tmp_path:
 def test_a_paper_page_that_read_every_paper_is_not_kept(seeds: Seeds) -> None:
     library = seeds[0]
     with memo.kept({}, None) as made:
-        made.page("papers/x.md", "k", "x", library.by_key(), lambda by_key: str(len(by_key)))
-        made.page("papers/y.md", "k", "y", library.by_key(), lambda by_key: str(by_key.get("nobody")))
+        made.page("papers/x.md", "k", "x", library.by_key(), lambda by_key: {"papers/x.md": str(len(by_key))})
+        made.page("papers/y.md", "k", "y", library.by_key(), lambda by_key: {"papers/y.md": str(by_key.get("nobody"))})
     assert set(made.made) == {"papers/y.md"}
     assert made.made["papers/y.md"].reads == (("nobody", "", ""), ("y", "", ""))
 

@@ -31,6 +31,8 @@ SAMPLES = {
     "tag": "tags/pipeline-parallelism.md",
     "bibliography": "bibliography.md",
 }
+# The sample paper's data file: its related lists and graph, which its page's blocks name.
+DATA_SAMPLE = "papers/lin2020dapple.related.json"
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +41,9 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     config = load_config(copy_seeds(tmp_path_factory.mktemp("pages") / "seeds"))
     generate.run(config)
     docs = config.docs_path
-    return {p.relative_to(docs).as_posix(): p.read_bytes().decode("utf-8") for p in docs.rglob("*.md")}
+    return {p.relative_to(docs).as_posix(): p.read_bytes().decode("utf-8") for p in docs.rglob("*.md")} | {
+        DATA_SAMPLE: (docs / DATA_SAMPLE).read_bytes().decode("utf-8")
+    }
 
 
 def test_every_page_kind_has_a_stored_sample() -> None:
@@ -47,7 +51,7 @@ def test_every_page_kind_has_a_stored_sample() -> None:
     for name, rel in SAMPLES.items():
         assert BY_NAME[name].holds(rel.removesuffix(".md")), (name, rel)
     stored = {p.relative_to(PAGES).as_posix() for p in PAGES.rglob("*") if p.is_file()}
-    assert stored - set(SAMPLES.values()) == set(), "a stored page that no kind samples: remove it"
+    assert stored - {*SAMPLES.values(), DATA_SAMPLE} == set(), "a stored page that no kind samples: remove it"
 
 
 @pytest.mark.parametrize("kind", sorted(SAMPLES))
@@ -55,6 +59,10 @@ def test_the_generated_page_is_the_stored_one(pages: dict[str, str], stored: Sto
     rel = SAMPLES[kind]
     assert rel in pages, f"the seeds no longer generate {rel}: pick another {kind} page in SAMPLES"
     stored.check(PAGES / rel, pages[rel])
+
+
+def test_the_sample_papers_data_file_is_the_stored_one(pages: dict[str, str], stored: Stored) -> None:
+    stored.check(PAGES / DATA_SAMPLE, pages[DATA_SAMPLE])
 
 
 def test_a_difference_fails_and_names_the_switch(tmp_path: Path) -> None:

@@ -60,6 +60,17 @@ def data_block(name: str, items: Sequence[Mapping[str, object]]) -> Md:
     return fence("\n".join(json.dumps(item) for item in items), f"{{{name}}}") if items else Md("")
 
 
+def data_ref(name: str, key: str) -> Md:
+    """A ``{name}`` block whose data is the page's data file's ``key`` (site/sphinx_ext/pagedata.py)."""
+    return Md(f"```{{{name}}}\n:data: {key}\n```")
+
+
+def data_file(data: Mapping[str, object]) -> str:
+    """A page's data file: what its ``data_ref`` blocks show, as ASCII JSON. Callers clean the
+    text first, as for ``data_block``; unsafe characters are dropped from the whole file too."""
+    return strip_unsafe(json.dumps(data, separators=(",", ":"))) + "\n"
+
+
 def directive(name: str, argument: str, body: str, options: str = "") -> Md:
     """A MyST directive around ``body`` (Markdown the tool wrote, code blocks included).
 

@@ -53,11 +53,15 @@ def _r(value: float) -> float:
 
 
 Edge = tuple[int, int, str, str]  # two nodes' indexes, the kind of link, its reason
+Graph = dict[str, object]  # the graph's data: what site/sphinx_ext/graphnode.py draws
 
 
-def _block(nodes: list[list[object]], edges: list[Edge], kind: str, papers: Sequence[Paper], more: int) -> Md:
+def _data(nodes: list[list[object]], edges: list[Edge], kind: str, papers: Sequence[Paper], more: int) -> Graph:
     """``more``: how many papers the graph leaves out (its caption says so)."""
-    data = {"kind": kind, "nodes": _told_apart(nodes, papers), "edges": [list(e) for e in edges], "more": more}
+    return {"kind": kind, "nodes": _told_apart(nodes, papers), "edges": [list(e) for e in edges], "more": more}
+
+
+def _block(data: Graph) -> Md:
     return fence(json.dumps(data, separators=(",", ":")), "{readinglist-graph}")  # ASCII: no line breaks
 
 
@@ -70,17 +74,18 @@ def _told_apart(nodes: list[list[object]], papers: Sequence[Paper]) -> list[list
     return nodes
 
 
-def paper_graph(paper: Paper, by_key: dict[str, Paper]) -> Md:
+def paper_graph(paper: Paper, by_key: dict[str, Paper]) -> Graph | None:
     """The paper in the middle, its first PAPER_NODES related papers around it in the related
-    list's order, with the links among them too; nothing when it has none."""
+    list's order, with the links among them too; None when it has none. Data, not a block: it
+    goes into the page's data file with its related lists (render/paper.py)."""
     linked = [by_key[link.key] for link in paper.related if link.key in by_key]
     near = linked[:PAPER_NODES]
     if not near:
-        return Md("")
+        return None
     angles = [2 * math.pi * i / len(near) - math.pi / 2 for i in range(len(near))]
     nodes = [_node(paper, (0.0, 0.0), centre=True)]
     nodes += [_node(p, (RADIUS * math.cos(a), RADIUS * math.sin(a))) for p, a in zip(near, angles, strict=True)]
-    return _block(nodes, _edges([paper, *near]), "paper", [paper, *near], len(linked) - len(near))
+    return _data(nodes, _edges([paper, *near]), "paper", [paper, *near], len(linked) - len(near))
 
 
 def _edges(papers: Sequence[Paper]) -> list[Edge]:
@@ -106,7 +111,7 @@ def topic_graph(members: Sequence[Paper]) -> Md:
         return Md("")
     xy = spring_layout(len(chosen), [(a, b) for a, b, _, _ in edges])
     nodes = [_node(p, (x, y)) for p, (x, y) in zip(chosen, xy, strict=True)]
-    return _block(nodes, edges, "topic", chosen, len(linked) - len(chosen))
+    return _block(_data(nodes, edges, "topic", chosen, len(linked) - len(chosen)))
 
 
 def spring_layout(n: int, edges: list[tuple[int, int]], iterations: int = 120) -> list[tuple[float, float]]:

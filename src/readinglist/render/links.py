@@ -39,7 +39,12 @@ def link_list(links: list[tuple[Paper, str]], years: bool = True, status: bool =
     ``status``: each item's reason is its paper's reading status, which the Sphinx extension fills
     in when it writes the page (site/sphinx_ext/liststatus.py): a status change then leaves the
     page's Markdown as it was, and Sphinx writes the page again without reading it again."""
-    return data_block("readinglist-links", [_link_item(p, why, years, status) for p, why in links])
+    return data_block("readinglist-links", link_items(links, years, status))
+
+
+def link_items(links: list[tuple[Paper, str]], years: bool = True, status: bool = False) -> list[dict[str, object]]:
+    """The items of a ``readinglist-links`` block, for a block or for a page's data file."""
+    return [_link_item(p, why, years, status) for p, why in links]
 
 
 def _link_item(paper: Paper, reason: str, years: bool, status: bool) -> dict[str, object]:

@@ -49,6 +49,9 @@ class Entry:
     cited: dict[str, list[str]]  # the Cite cache's entries it used (citecache)
 
 
+PageMake = Callable[[dict[str, Paper]], dict[str, str]]  # a paper page's files, from the papers it may read
+
+
 class Memo:
     """``docs``: where the last generate wrote the files its entries name (their digests only)."""
 
@@ -85,24 +88,22 @@ class Memo:
         served = self._serve(name, old) if old is not None and old.key == key and not old.reads else None
         return served if served is not None else self._made(name, key, make, ())
 
-    def page(
-        self, name: str, key: str, own: str, by_key: dict[str, Paper], make: Callable[[dict[str, Paper]], str]
-    ) -> str:
-        """A paper page (``own``: its key): ``make`` reads other papers only through the mapping it is given."""
+    def page(self, name: str, key: str, own: str, by_key: dict[str, Paper], make: PageMake) -> dict[str, str]:
+        """A paper page's files (``own``: its key): ``make`` reads other papers only through the mapping it is given."""
         old = self.previous.get(name)
         reads = self._still(old.reads, by_key) if old is not None and old.key == key else None
         served = self._serve(name, replace(old, reads=reads)) if old is not None and reads is not None else None
         if served is not None:
-            return served[name]
+            return served
         recorder = Recorder(by_key)
-        files = self._made(name, key, lambda: {name: make(recorder)}, ())
+        files = self._made(name, key, lambda: make(recorder), ())
         if name in self.made and not recorder.all:  # a page that read every paper is not kept
             scope = frozenset(recorder.read | {own})
             reads = tuple((k, self.digest(by_key.get(k)), self.shown(by_key.get(k), scope)) for k in sorted(scope))
             self.made[name] = replace(self.made[name], reads=reads)
         else:
             self.made.pop(name, None)
-        return files[name]
+        return files
 
     def _still(self, reads: tuple[Read, ...], by_key: dict[str, Paper]) -> tuple[Read, ...] | None:
         """``reads`` with today's digests if every paper shows the same as it did, else None."""

@@ -11,29 +11,29 @@ from .about import about_record, reader_source
 from .authors import author_urls
 from .cite import citation, cite_menu
 from .environment import render
-from .escape import Md, clean, directive, md_text, safe_token
+from .escape import Md, clean, data_file, data_ref, directive, md_text, safe_token
 from .graph import paper_graph
 from .inputs import Inputs
 from .latexmd import latex_to_md
-from .links import PAPERS, TOPICS, UNTITLED, display_title, json_string, link_list, one_line, url
+from .links import PAPERS, TOPICS, UNTITLED, display_title, json_string, link_items, one_line, url
 from .memo import current, key_of
 from .reading import tag_link
+from .registry import data_name
 from .venue import extra_of, keywords_of, kind, links, venue
 from .workflow import reading_line
 
 
 def paper_pages(inputs: Inputs) -> dict[str, str]:
-    """Every paper's page, or only those of ``inputs.only``."""
+    """Every paper's page and data file, or only those of ``inputs.only``."""
     library, only = inputs.library, inputs.only
     by_key, authors = library.by_key(), author_urls(library)
     topics = key_of(library.topics)
-    return {
-        f"{PAPERS}/{p.slug}.md": _kept_page(
-            p, by_key, inputs.notes.get(p.slug), inputs.bibtex.get(p.key, ""), library, authors, inputs.graph, topics
-        )
-        for p in library.papers
-        if only is None or p.slug in only
-    }
+    files: dict[str, str] = {}
+    for p in library.papers:
+        if only is None or p.slug in only:
+            note, bibtex = inputs.notes.get(p.slug), inputs.bibtex.get(p.key, "")
+            files |= _kept_page(p, by_key, note, bibtex, library, authors, inputs.graph, topics)
+    return files
 
 
 def _kept_page(
@@ -45,8 +45,8 @@ def _kept_page(
     authors: dict[str, str],
     graph: bool,
     topics: str,
-) -> str:
-    """The page, or the last generate's if it read the same (render/memo.py): the paper, its note's
+) -> dict[str, str]:
+    """The page and its data file, or the last generate's if they read the same (render/memo.py): the paper, its note's
     front matter, its BibTeX, its authors' ids and pages, the topics, and the papers it looks up."""
     memo = current()
     credit = work_credit(paper.work)
@@ -57,7 +57,23 @@ def _kept_page(
     noted = None if note is None else (sorted(note.meta.items()), note.has_body, note.body_line)
     key = key_of(memo.digest(paper), noted, bibtex, ids, topics, graph)
     make = partial(paper_page, paper, note=note, bibtex=bibtex, library=library, authors=authors, graph=graph)
-    return memo.page(f"{PAPERS}/{paper.slug}.md", key, paper.key, by_key, lambda seen: make(by_key=seen))
+    name = f"{PAPERS}/{paper.slug}.md"
+
+    def files(seen: dict[str, Paper]) -> dict[str, str]:
+        return {name: make(by_key=seen), data_name(paper.slug): data_file(related_data(paper, seen, graph))}
+
+    return memo.page(name, key, paper.key, by_key, files)
+
+
+def related_data(paper: Paper, by_key: dict[str, Paper], graph: bool = True) -> dict[str, object]:
+    """What the page's related section shows: its versions, its related papers, its graph. In
+    a data file beside the page, not in its Markdown: a new paper changes the related lists of
+    dozens of other papers, and Sphinx then writes their pages again without reading them."""
+    return {
+        "versions": link_items([(by_key[k], why) for k, why in _versions(paper) if k in by_key]),
+        "related": link_items([(by_key[link.key], link.reason) for link in _non_version(paper) if link.key in by_key]),
+        "graph": paper_graph(paper, by_key) if graph else None,
+    }
 
 
 def paper_page(
@@ -71,6 +87,7 @@ def paper_page(
 ) -> str:
     """``authors``: author id -> URL of the author's section; ``graph``: draw the related-work graph."""
     work = paper.work
+    data = related_data(paper, by_key, graph)
     title = latex_to_md(work.title, "title")
     abstract = latex_to_md(work.abstract, "abstract")
     footnotes = title.footnotes + abstract.footnotes
@@ -96,9 +113,9 @@ def paper_page(
         footnotes=[Md(f"[^{label}]: {text}") for label, text in footnotes],
         notes=_notes(paper, note),
         system=paper.system,
-        versions=link_list([(by_key[k], why) for k, why in _versions(paper) if k in by_key]),
-        related=link_list([(by_key[link.key], link.reason) for link in _non_version(paper) if link.key in by_key]),
-        graph=paper_graph(paper, by_key) if graph else "",
+        versions=data_ref("readinglist-links", "versions") if data["versions"] else "",
+        related=data_ref("readinglist-links", "related") if data["related"] else "",
+        graph=data_ref("readinglist-graph", "graph") if data["graph"] else "",
         # A link, not {cite:p}: sphinxcontrib-bibtex resolves each citation by scanning all of them.
         cite=Md(f"This paper's entry in the [bibliography]({url('bibliography', f'cite-{paper.slug}')})."),
         cite_menu=cite_menu(citation(work, _parents(work, by_key), bibtex)),

@@ -59,7 +59,7 @@ class Kind:
 
 KINDS = (
     Kind("landing page", docname="index", search=Search.LIGHT, render="pages:landing_page", apart=True),
-    Kind("paper", folder="papers", search=Search.PAPER, render="paper:paper_pages"),
+    Kind("paper", folder="papers", search=Search.PAPER, suffixes=(".md", ".json"), render="paper:paper_pages"),
     Kind(
         "topic", folder="topics", menu="topics/index", search=Search.LIGHT, render="listings:topic_listings", apart=True
     ),
@@ -90,6 +90,15 @@ PAPERS = BY_NAME["paper"].folder
 TOPICS = BY_NAME["topic"].folder
 AUTHORS = BY_NAME["author"].folder
 DOWNLOADS = BY_NAME["download"].folder
+
+DATA = ".related.json"  # beside each paper page: its related lists and graph (site/sphinx_ext/pagedata.py)
+
+
+def data_name(slug: str) -> str:
+    """A paper page's data file, relative to docs/."""
+    return f"{PAPERS}/{slug}{DATA}"
+
+
 FEEDS = BY_NAME["feed"].folder
 FEED_INDEX = f"{FEEDS}/index.json"  # docname -> the feeds its page advertises ("*": every page)
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from ..config import CONFIG_FILE, Config
 from ..model import Note
 from ..render import citecache
-from ..render.registry import PAPERS
+from ..render.registry import PAPERS, data_name
 from ..writer import write_if_changed
 from .fingerprint import note_state, read_input
 
@@ -67,8 +67,10 @@ def to_render(docs: Path, now: PageState, slugs: Collection[str], owned: set[str
 
 
 def kept_files(slugs: Collection[str], rendered: Collection[str]) -> set[str]:
-    """The files a partial render leaves as they are: the other paper pages and the Cite cache."""
-    return {f"{PAPERS}/{slug}.md" for slug in slugs if slug not in rendered} | {citecache.FILE}
+    """The files a partial render leaves as they are: the other paper pages (and their data
+    files) and the Cite cache."""
+    left = [slug for slug in slugs if slug not in rendered]
+    return {f"{PAPERS}/{slug}.md" for slug in left} | {data_name(slug) for slug in left} | {citecache.FILE}
 
 
 def read(path: Path) -> PageState | None:

@@ -13,6 +13,7 @@ indexes the site. What each build keeps is on its app (``state.py``).
 | ``links`` | ``rl:`` links between generated pages |
 | ``linklist`` | the related-papers lists (``{readinglist-links}``) |
 | ``liststatus`` | reading status in those lists, filled in at writing: a status change re-reads no list |
+| ``pagedata`` | a paper page's related lists and graph, from its data file at writing: no other page re-read |
 | ``citetabs`` | a paper's Cite menu as one node (``{readinglist-cite}``) |
 | ``cardlist`` | a topic page's paper cards as one node (``{readinglist-cards}``) |
 | ``jsonlines`` | the body of those three data directives: a JSON object per line |
@@ -54,6 +55,7 @@ from . import (
     memory,
     navigation,
     packedtocs,
+    pagedata,
     records,
     searchindex,
     settings,
@@ -62,7 +64,7 @@ from . import (
 
 USES = ("myst_parser", "sphinx_design", "sphinx_copybutton", "sphinxcontrib.bibtex")
 # In this order: the style sheets they add load in it (a11y's before the graph's and the selection's).
-FEATURES = (settings, generation, links, linklist, liststatus, citetabs, cardlist, a11y, facets, bibliography,
+FEATURES = (settings, generation, links, linklist, liststatus, pagedata, citetabs, cardlist, a11y, facets, bibliography,
             graphnode, feedlinks, navigation, mathml, searchindex, records, templatecache, packedtocs,
             memory)  # fmt: skip
 

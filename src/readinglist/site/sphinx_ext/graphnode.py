@@ -13,11 +13,13 @@ import json
 from typing import Any
 
 from docutils import nodes
+from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 from sphinx.writers.html5 import HTML5Translator
 
 from ...render.graphsvg import figure
+from . import pagedata
 from .warnings_ import Warn
 
 CSS = "readinglist-graph.css"  # in site/static/, which a11y.py adds to html_static_path
@@ -28,9 +30,14 @@ class related_graph(nodes.General, nodes.Element):  # type: ignore[misc]  # lowe
 
 
 class GraphDirective(SphinxDirective):
+    """The graph is the block's line, or with ``:data: KEY`` the page's data file's KEY (pagedata.py)."""
+
     has_content = True
+    option_spec = {"data": directives.unchanged_required}  # noqa: RUF012 (docutils' own class attribute)
 
     def run(self) -> list[nodes.Node]:
+        if "data" in self.options:
+            return [related_graph(graph=None, data=self.options["data"], data_file=pagedata.shows(self.env))]
         try:
             data = json.loads("\n".join(self.content))
             _check(data)
@@ -63,7 +70,7 @@ def _numbers(*values: Any) -> bool:
 def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """Each node's relative URI ("" for a page that does not exist); dropped outside HTML."""
     for node in list(doctree.findall(related_graph)):
-        if app.builder.format != "html":
+        if app.builder.format != "html" or (node.get("data") and not _from_data(app, node)):
             node.parent.remove(node)
             continue
         docs = [n[0] for n in node["graph"]["nodes"]]
@@ -71,6 +78,19 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             if doc not in app.env.all_docs:
                 Warn.MISSING_PAGE.log("link to a page that does not exist: %s", doc, location=node)
         node["hrefs"] = [app.builder.get_relative_uri(docname, d) if d in app.env.all_docs else "" for d in docs]
+
+
+def _from_data(app: Sphinx, node: related_graph) -> bool:
+    """The graph of the page's data file into ``node``; False (warned) if it is not a graph."""
+    data = pagedata.value(app, node, node["data"])
+    try:
+        _check(data)
+    except (ValueError, TypeError, KeyError, IndexError):
+        if data is not None:  # None: pagedata warned already
+            Warn.BAD_PAGE_DATA.log("not a graph in %s", node["data_file"], location=node)
+        return False
+    node["graph"] = data
+    return True
 
 
 def visit_html(self: HTML5Translator, node: related_graph) -> None:

@@ -16,11 +16,12 @@ from html import escape
 from typing import Any
 
 from docutils import nodes
+from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 from sphinx.writers.html5 import HTML5Translator
 
-from . import jsonlines, liststatus
+from . import jsonlines, liststatus, pagedata
 from .warnings_ import Warn
 
 FIELDS = ("doc", "title", "year", "reason")
@@ -31,13 +32,19 @@ class link_list(nodes.General, nodes.Element):  # type: ignore[misc]  # lower ca
 
 
 class LinkList(SphinxDirective):
+    """The links are the block's lines, or with ``:data: KEY`` the page's data file's KEY (pagedata.py)."""
+
     has_content = True
+    option_spec = {"data": directives.unchanged_required}  # noqa: RUF012 (docutils' own class attribute)
 
     def run(self) -> list[nodes.Node]:
+        classes = ["simple", "readinglist-links"]
+        if "data" in self.options:
+            return [link_list(links=[], data=self.options["data"], data_file=pagedata.shows(self.env), classes=classes)]
         links = jsonlines.items(self, _link, Warn.BAD_LINK_LINE, "a link")
         if said := [link["doc"] for link in links if link["status"]]:
             liststatus.shows(self.env, said)
-        return [link_list(links=links, classes=["simple", "readinglist-links"])]
+        return [link_list(links=links, classes=classes)]
 
 
 def _link(item: dict[str, Any]) -> dict[str, Any]:
@@ -54,6 +61,8 @@ def _versions(value: Any) -> list[dict[str, str]]:
 def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """Relative URIs for the links whose page exists; a bullet list for builders other than HTML."""
     for node in list(doctree.findall(link_list)):
+        if node.get("data"):
+            node["links"] = _from_data(app, node)
         kept = []
         for link in node["links"]:
             if not _exists(app, link, node):
@@ -69,6 +78,22 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         node["links"] = kept
         if app.builder.format != "html":
             node.replace_self(_bullet_list(kept))
+
+
+def _from_data(app: Sphinx, node: link_list) -> list[dict[str, Any]]:
+    """The links of the page's data file, each checked as a block's line is (no status: paper pages show none)."""
+    found = pagedata.value(app, node, node["data"])
+    if not isinstance(found, list):
+        return []
+    links = []
+    for item in found:
+        try:
+            if not isinstance(item, dict):
+                raise TypeError("not a JSON object")
+            links.append({**_link(item), "status": False})
+        except (AttributeError, TypeError):
+            Warn.BAD_PAGE_DATA.log("not a link in %s: %r", node["data_file"], item, location=node)
+    return links
 
 
 def _exists(app: Sphinx, link: dict[str, Any], node: link_list) -> bool:

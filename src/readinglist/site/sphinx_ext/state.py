@@ -28,6 +28,7 @@ class State:
     gc_thresholds: tuple[int, int, int] | None = None  # the collector's, while memory.py tunes it
     gc_paused_at: float | None = None  # resident MB when memory.py paused the collector, while paused
     statuses: dict[str, str] | None = None  # each paper's reading status by doc (liststatus.py), read once a build
+    page_data: dict[str, Any] = field(default_factory=dict)  # paper pages' data files by name (pagedata.py), read once
 
 
 def state(app: Sphinx) -> State:
