@@ -134,12 +134,12 @@ def test_graph_switch(tmp_path: Path) -> None:
     assert main(["--root", str(project), "generate"]) == 0
     paper = (project / "docs" / "papers" / "lin2018fusionstitching.md").read_text(encoding="utf-8")
     assert "{readinglist-graph}" in paper
-    data = json.loads((project / "docs" / "papers" / "lin2018fusionstitching.related.json").read_text(encoding="utf-8"))
+    data = json.loads((project / "docs" / "related" / "lin2018fusionstitching.json").read_text(encoding="utf-8"))
     assert data["graph"]["kind"] == "paper"  # the page's block names its data file's graph
     assert any("{readinglist-graph}" in p.read_text(encoding="utf-8") for p in (project / "docs/topics").rglob("*.md"))
     settings_file = project / "conf" / "readinglist.toml"
     settings_file.write_text(settings_file.read_text(encoding="utf-8") + "graph = false\n", encoding="utf-8")
     assert main(["--root", str(project), "generate"]) == 0
     assert not any("{readinglist-graph}" in p.read_text(encoding="utf-8") for p in (project / "docs").rglob("*.md"))
-    data_files = list((project / "docs" / "papers").glob("*.related.json"))
+    data_files = list((project / "docs" / "related").glob("*.json"))
     assert data_files and all(json.loads(p.read_text(encoding="utf-8"))["graph"] is None for p in data_files)

@@ -48,7 +48,7 @@ def _graph(*docs: str) -> dict[str, Any]:
 
 def _data(source: Path, slug: str, data: object) -> None:
     text = data if isinstance(data, str) else json.dumps(data)
-    (source / "papers" / f"{slug}.related.json").write_text(text, encoding="utf-8")
+    (source / "related" / f"{slug}.json").write_text(text, encoding="utf-8")
 
 
 @pytest.fixture
@@ -56,6 +56,7 @@ def project(tmp_path: Path) -> Path:
     """Three paper pages, each naming its data file; a's lists b."""
     source = tmp_path / "src"
     (source / "papers").mkdir(parents=True)
+    (source / "related").mkdir()
     (source / "conf.py").write_text('extensions = ["readinglist.site.sphinx_ext"]\nreadinglist_root = "."\n')
     (source / "bibliography.bib").write_text("")
     (source / "index.md").write_text("# Index\n", encoding="utf-8")
@@ -112,7 +113,7 @@ def test_a_page_whose_data_file_changed_is_written_again_not_read_again(project:
         (None, "FileNotFoundError"),
         ("{not json", "JSONDecodeError"),
         ({"versions": [], "graph": None}, "no 'related' in it"),
-        ({"versions": [], "related": ["not a link"], "graph": None}, "not a link in papers/a.related.json"),
+        ({"versions": [], "related": ["not a link"], "graph": None}, "not a link in related/a.json"),
         ({"versions": [], "related": [], "graph": {"kind": "paper", "nodes": "x", "edges": []}}, "not a graph"),
     ],
 )
@@ -120,7 +121,7 @@ def test_a_missing_or_broken_data_file_is_a_warning_naming_it(
     project: Path, make_app: Callable[..., Any], data: object, why: str
 ) -> None:
     if data is None:
-        (project / "papers" / "a.related.json").unlink()
+        (project / "related" / "a.json").unlink()
     else:
         _data(project, "a", data)
     app = make_app("html", srcdir=project, confoverrides={"readinglist_generate": False, "readinglist_search": False})
@@ -129,4 +130,4 @@ def test_a_missing_or_broken_data_file_is_a_warning_naming_it(
     assert len(warnings) == 1, warnings
     (line,) = warnings
     assert f"[readinglist.{Warn.BAD_PAGE_DATA.value}]" in line and "papers/a.md" in line and why in line
-    assert "a.related.json" in line
+    assert "related/a.json" in line

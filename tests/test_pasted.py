@@ -113,7 +113,7 @@ def _page(library: Library, key: str) -> str:
     """The paper's page and its data file (its related lists), as the generator writes them."""
     pages = site_pages(library, {}, {}, {"title": "t", "description": "d"}, [])
     slug = library.by_key()[key].slug
-    return pages[f"papers/{slug}.md"] + pages[f"papers/{slug}.related.json"]
+    return pages[f"papers/{slug}.md"] + pages[f"related/{slug}.json"]
 
 
 def test_a_preprint_and_its_published_paper_with_one_title_are_versions_with_the_reason() -> None:
@@ -171,5 +171,5 @@ def test_generate_links_a_pasted_published_version_and_folds_a_pasted_copy(
     assert capfd.readouterr().err.count("is the same work as lin2020dapple") == 1
     records = json.loads((root / "docs" / "records.json").read_text(encoding="utf-8"))
     assert {r["key"]: r["versions"] for r in records}["fan2021dapple"] == ["lin2020dapple"]
-    data = (root / "docs" / "papers" / "fan2021dapple.related.json").read_text(encoding="utf-8")
+    data = (root / "docs" / "related" / "fan2021dapple.json").read_text(encoding="utf-8")
     assert "identical title, 2020 and 2021" in data  # the reason of its versions list

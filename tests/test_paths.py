@@ -34,9 +34,9 @@ def test_generator_writes_only_inside_docs_and_the_site_builds(tmp_path: Path) -
     after = {p for p in tmp_path.rglob("*") if not p.is_relative_to(root / "docs")}
     assert after == before
     assert report.library is not None
-    papers = sorted(p.name for p in (root / "docs" / "papers").glob("*.md"))
-    data = sorted(p.name for p in (root / "docs" / "papers").iterdir() if p.suffix != ".md")
-    assert data == [name.removesuffix(".md") + ".related.json" for name in papers]  # each page's data file
+    papers = sorted(p.name for p in (root / "docs" / "papers").iterdir())
+    data = sorted(p.name for p in (root / "docs" / "related").iterdir())
+    assert data == [name.removesuffix(".md") + ".json" for name in papers]  # each page's data file
     assert len(papers) == len(HOSTILE_KEYS) == len(report.library.papers)
     assert len({name.lower() for name in papers}) == len(papers)
     status = build_main(["-b", "html", "-n", "-W", "--keep-going", "-q", str(root / "docs"), str(root / "html")])

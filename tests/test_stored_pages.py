@@ -32,7 +32,7 @@ SAMPLES = {
     "bibliography": "bibliography.md",
 }
 # The sample paper's data file: its related lists and graph, which its page's blocks name.
-DATA_SAMPLE = "papers/lin2020dapple.related.json"
+DATA_SAMPLE = "related/lin2020dapple.json"
 
 
 @pytest.fixture(scope="module")

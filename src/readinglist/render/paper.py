@@ -67,7 +67,7 @@ def _kept_page(
 
 def related_data(paper: Paper, by_key: dict[str, Paper], graph: bool = True) -> dict[str, object]:
     """What the page's related section shows: its versions, its related papers, its graph. In
-    a data file beside the page, not in its Markdown: a new paper changes the related lists of
+    a data file of its own, not in its Markdown: a new paper changes the related lists of
     dozens of other papers, and Sphinx then writes their pages again without reading them."""
     return {
         "versions": link_items([(by_key[k], why) for k, why in _versions(paper) if k in by_key]),

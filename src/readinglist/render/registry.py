@@ -7,6 +7,7 @@ of them asks this table: a new kind of page or asset is one row here, naming its
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from dataclasses import dataclass
@@ -59,7 +60,7 @@ class Kind:
 
 KINDS = (
     Kind("landing page", docname="index", search=Search.LIGHT, render="pages:landing_page", apart=True),
-    Kind("paper", folder="papers", search=Search.PAPER, suffixes=(".md", ".json"), render="paper:paper_pages"),
+    Kind("paper", folder="papers", search=Search.PAPER, render="paper:paper_pages"),
     Kind(
         "topic", folder="topics", menu="topics/index", search=Search.LIGHT, render="listings:topic_listings", apart=True
     ),
@@ -79,6 +80,8 @@ KINDS = (
     # the topics', tags' and feeds' files; the whole list's .bib is the bibliography's
     Kind("download", folder="downloads", search=Search.NONE, suffixes=(".bib", ".json"), render="downloads:exports"),
     Kind("chart", folder="charts", search=Search.NONE, suffixes=(".svg",)),  # drawn by the pages (render/charts.py)
+    # each paper page's related lists and graph (render/paper.py), read as the page is written
+    Kind("related data", folder="related", search=Search.NONE, suffixes=(".json",)),
     Kind("feed", folder="feeds", search=Search.NONE, suffixes=(".xml", ".json")),  # render/feeds.py, by downloads
     Kind("records", docname="records", search=Search.NONE, suffixes=(".json",)),  # site/records.py
     Kind("citation cache", docname=".readinglist-citations", search=Search.NONE, suffixes=(".json",)),  # citecache
@@ -91,12 +94,12 @@ TOPICS = BY_NAME["topic"].folder
 AUTHORS = BY_NAME["author"].folder
 DOWNLOADS = BY_NAME["download"].folder
 
-DATA = ".related.json"  # beside each paper page: its related lists and graph (site/sphinx_ext/pagedata.py)
+RELATED = "related"  # the paper pages' data files (site/sphinx_ext/pagedata.py): a folder Sphinx does not search
 
 
 def data_name(slug: str) -> str:
     """A paper page's data file, relative to docs/."""
-    return f"{PAPERS}/{slug}{DATA}"
+    return f"{RELATED}/{slug}.json"
 
 
 FEEDS = BY_NAME["feed"].folder
@@ -138,12 +141,19 @@ def search_of(docname: str) -> Search:
 def may_write(rel: str) -> bool:
     """True when the generator may own ``rel`` (a path under docs/): its kind writes that type there."""
     folder, _, name = rel.rpartition("/")
-    top = folder.split("/")[0]
     stem, dot, suffix = name.rpartition(".")
-    if top in PROTECTED or not dot:
+    if not dot:
+        return False
+    # by folder and type (and name, at the root): a manifest lists 20,000 files at 10,000 works
+    return _may_write(folder.split("/")[0], "" if folder else stem, suffix)
+
+
+@functools.cache
+def _may_write(top: str, stem: str, suffix: str) -> bool:
+    if top in PROTECTED:
         return False
     for kind in KINDS:
-        placed = top == kind.folder if kind.folder else (not folder and stem == kind.docname)
+        placed = top == kind.folder if kind.folder else (not top and stem == kind.docname)
         if placed and f".{suffix}" in kind.suffixes:
             return True
     return False

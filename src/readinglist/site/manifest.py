@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from ..errors import Code, ReadingListError
 from ..render.registry import PROTECTED, may_write
@@ -41,15 +41,10 @@ def write_manifest(docs: Path, files: set[str]) -> None:
 def is_owned_path(rel: str) -> bool:
     """Only plain relative paths where a kind of generated file lives (render/registry.py) can
     ever belong to the generator: never a protected folder, never outside docs/."""
-    path = PurePosixPath(rel)
-    return (
-        not path.is_absolute()
-        and ".." not in path.parts
-        and bool(path.parts)
-        and path.parts[0] not in PROTECTED
-        and path.as_posix() == rel
-        and may_write(rel)
-    )
+    parts = rel.split("/")
+    # a plain relative path: no empty, "." or ".." part (none that a path would normalise away)
+    plain = all(part not in ("", ".", "..") for part in parts)
+    return plain and parts[0] not in PROTECTED and may_write(rel)
 
 
 def sync(docs: Path, pages: dict[str, str], kept: Collection[str] = ()) -> tuple[int, int]:

@@ -4,9 +4,10 @@ One new paper changes the related lists and graphs of dozens of other papers (th
 now list it, and every page whose graph shows two papers whose link changed). With the lists
 in their Markdown, Sphinx read all those pages again: 13.3 ms a page at 1,000 works, against
 7.7 ms to write one (docs/develop/performance.md). So the generator writes a paper page's
-versions, related papers and graph into a data file beside it (``papers/<slug>.related.json``,
-``render/paper.related_data``), and its ``{readinglist-links}`` and ``{readinglist-graph}``
-blocks name a key of that file (``:data: related``) instead of holding the items:
+versions, related papers and graph into a data file of its own (``related/<slug>.json``, in a
+folder Sphinx does not search for sources; ``render/paper.related_data``), and the page's
+``{readinglist-links}`` and ``{readinglist-graph}`` blocks name a key of that file (``:data:
+related``) instead of holding the items:
 
 - reading a page records the data file it shows (``env.readinglist_data_pages``);
 - after reading (``env-updated``) each page whose data file changed (its size or modification
@@ -30,7 +31,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from ...render.registry import DATA
+from ...render.registry import PAPERS, data_name
 from .state import state
 from .warnings_ import Warn
 
@@ -40,7 +41,7 @@ WRITTEN = "readinglist_data_written"  # on the environment: docname -> the file'
 
 def shows(env: BuildEnvironment) -> str:
     """The page being read shows items of its data file (called by the directives); its name."""
-    name = f"{env.docname}{DATA}"
+    name = data_name(env.docname.removeprefix(f"{PAPERS}/"))
     _table(env, PAGES)[env.docname] = name
     return name
 
