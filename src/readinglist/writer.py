@@ -15,6 +15,16 @@ from pathlib import Path
 TEMP_SUFFIX = ".tmp"
 
 
+def stamp(path: Path) -> tuple[int, int]:
+    """A file's size and modification time in nanoseconds, (-1, -1) if it cannot be seen: what
+    the writes below change, and what the up-to-date checks compare."""
+    try:
+        info = path.stat()
+    except OSError:
+        return (-1, -1)
+    return info.st_size, info.st_mtime_ns
+
+
 def temp_glob(name: str) -> str:
     """The pattern of the temporary files a write of ``name`` creates beside it."""
     return f".{name}.*{TEMP_SUFFIX}"

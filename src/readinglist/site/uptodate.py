@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from ..config import Config
-from ..writer import write_if_changed
+from ..writer import stamp, write_if_changed
 from . import search
 
 STAMP = "readinglist-uptodate.json"  # in the doctree folder: a new output folder has none
@@ -93,16 +93,8 @@ def inputs(config: Config, out: Path, argv: Sequence[str]) -> str:
     # The generator's inputs wherever conf/readinglist.toml puts them: then a build whose inputs
     # all hold need not generate either (build.up_to_date).
     stores = {"refs.bib": config.bib_path, "taxonomy": config.taxonomy_path, "identity": config.identity_path}
-    parts += [(name, str(path), *_stat(path)) for name, path in stores.items()]
+    parts += [(name, str(path), *stamp(path)) for name, path in stores.items()]
     return _digest(parts)
-
-
-def _stat(path: Path) -> tuple[int, int]:
-    try:
-        info = path.stat()
-    except FileNotFoundError:
-        return (-1, -1)
-    return info.st_size, info.st_mtime_ns
 
 
 def _outputs(out: Path) -> str:

@@ -14,6 +14,7 @@ indexes the site. What each build keeps is on its app (``state.py``).
 | ``linklist`` | the related-papers lists (``{readinglist-links}``) |
 | ``liststatus`` | reading status in those lists, filled in at writing: a status change re-reads no list |
 | ``pagedata`` | a paper page's related lists and graph, from its data file at writing: no other page re-read |
+| ``pagetables`` | the per-page tables those two keep on the environment, and which pages to write again |
 | ``citetabs`` | a paper's Cite menu as one node (``{readinglist-cite}``) |
 | ``cardlist`` | a topic page's paper cards as one node (``{readinglist-cards}``) |
 | ``jsonlines`` | the body of those three data directives: a JSON object per line |

@@ -22,7 +22,6 @@ import hashlib
 import json
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
@@ -31,6 +30,7 @@ from ...render.frontmatter import status_of
 from ...render.links import PAPERS
 from ...render.workflow import LABELS
 from .facets import note_meta
+from .pagetables import changed_since_written, keep_per_page, table
 from .state import state
 
 LISTS = "readinglist_status_lists"  # on the environment: docname -> the paper docs whose status it shows
@@ -39,7 +39,7 @@ SHOWN = "readinglist_status_shown"  # on the environment: docname -> digest of t
 
 def shows(env: BuildEnvironment, papers: Iterable[str]) -> None:
     """The page being read shows these papers' statuses (called by the directive)."""
-    lists: dict[str, set[str]] = _table(env, LISTS)
+    lists: dict[str, set[str]] = table(env, LISTS)
     lists.setdefault(env.docname, set()).update(papers)
 
 
@@ -59,12 +59,6 @@ def _statuses(app: Sphinx) -> dict[str, str]:
     return kept.statuses
 
 
-def _table(env: BuildEnvironment, name: str) -> Any:
-    if not isinstance(getattr(env, name, None), dict):
-        setattr(env, name, {})
-    return getattr(env, name)
-
-
 def _digest(app: Sphinx, papers: set[str]) -> str:
     shown = [(doc, said(app, doc)) for doc in sorted(papers)]
     return hashlib.blake2b(json.dumps(shown).encode(), digest_size=12).hexdigest()
@@ -73,25 +67,10 @@ def _digest(app: Sphinx, papers: set[str]) -> str:
 def _write_changed(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """The pages (read or not) whose shown statuses changed since they were written: written again."""
     state(app).statuses = None  # this build's notes
-    lists: dict[str, set[str]] = _table(env, LISTS)
-    shown: dict[str, str] = _table(env, SHOWN)
-    now = {doc: _digest(app, papers) for doc, papers in lists.items()}
-    changed = sorted(doc for doc, digest in now.items() if shown.get(doc) != digest)
-    setattr(env, SHOWN, now)
-    return changed
-
-
-def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    _table(env, LISTS).pop(docname, None)
-
-
-def _merge(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
-    """A ``-j`` reader's records, into the main process's environment."""
-    theirs: dict[str, set[str]] = _table(other, LISTS)
-    _table(env, LISTS).update({doc: papers for doc, papers in theirs.items() if doc in docnames})
+    lists: dict[str, set[str]] = table(env, LISTS)
+    return changed_since_written(env, SHOWN, {doc: _digest(app, papers) for doc, papers in lists.items()})
 
 
 def setup(app: Sphinx) -> None:
-    app.connect("env-purge-doc", _purge)
-    app.connect("env-merge-info", _merge)
+    keep_per_page(app, LISTS)
     app.connect("env-updated", _write_changed)

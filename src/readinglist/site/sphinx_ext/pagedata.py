@@ -16,9 +16,8 @@ related``) instead of holding the items:
 - ``linklist.resolve`` and ``graphnode.resolve`` take the items from the file (:func:`value`)
   as the page is written, checked as the items of a block are.
 
-As in liststatus.py, what each page was written with is kept in the environment, which Sphinx
-saves before it writes: a build killed after that is caught by ``generation.py``'s mark of an
-interrupted build, which has every page written again.
+As in liststatus.py, what each page was written with is kept in the environment
+(``pagetables.py``).
 """
 
 from __future__ import annotations
@@ -32,6 +31,8 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from ...render.registry import PAPERS, data_name
+from ...writer import stamp
+from .pagetables import changed_since_written, keep_per_page, table
 from .state import state
 from .warnings_ import Warn
 
@@ -42,7 +43,7 @@ WRITTEN = "readinglist_data_written"  # on the environment: docname -> the file'
 def shows(env: BuildEnvironment) -> str:
     """The page being read shows items of its data file (called by the directives); its name."""
     name = data_name(env.docname.removeprefix(f"{PAPERS}/"))
-    _table(env, PAGES)[env.docname] = name
+    table(env, PAGES)[env.docname] = name
     return name
 
 
@@ -69,42 +70,13 @@ def value(app: Sphinx, node: nodes.Element, key: str) -> Any:
     return data[key]
 
 
-def _table(env: BuildEnvironment, name: str) -> Any:
-    if not isinstance(getattr(env, name, None), dict):
-        setattr(env, name, {})
-    return getattr(env, name)
-
-
-def _stamp(path: Path) -> tuple[int, int]:
-    try:
-        info = path.stat()
-    except OSError:
-        return (-1, -1)
-    return info.st_size, info.st_mtime_ns
-
-
 def _write_changed(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """The pages (read or not) whose data file changed since they were written: written again."""
     state(app).page_data = {}  # this build's files
-    pages: dict[str, str] = _table(env, PAGES)
-    written: dict[str, tuple[int, int]] = _table(env, WRITTEN)
-    now = {doc: _stamp(Path(app.srcdir) / name) for doc, name in pages.items()}
-    changed = sorted(doc for doc, stamp in now.items() if written.get(doc) != stamp)
-    setattr(env, WRITTEN, now)
-    return changed
-
-
-def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    _table(env, PAGES).pop(docname, None)
-
-
-def _merge(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
-    """A ``-j`` reader's records, into the main process's environment."""
-    theirs: dict[str, str] = _table(other, PAGES)
-    _table(env, PAGES).update({doc: name for doc, name in theirs.items() if doc in docnames})
+    pages: dict[str, str] = table(env, PAGES)
+    return changed_since_written(env, WRITTEN, {doc: stamp(Path(app.srcdir) / name) for doc, name in pages.items()})
 
 
 def setup(app: Sphinx) -> None:
-    app.connect("env-purge-doc", _purge)
-    app.connect("env-merge-info", _merge)
+    keep_per_page(app, PAGES)
     app.connect("env-updated", _write_changed)
