@@ -46,8 +46,9 @@ def _kept_page(
     graph: bool,
     topics: str,
 ) -> dict[str, str]:
-    """The page and its data file, or the last generate's if they read the same (render/memo.py): the paper, its note's
-    front matter, its BibTeX, its authors' ids and pages, the topics, and the papers it looks up."""
+    """The page and its data file, or the last generate's if they read the same (render/memo.py):
+    the paper, its note's front matter, its BibTeX, its authors' ids and pages, the topics, and
+    the papers it looks up."""
     memo = current()
     credit = work_credit(paper.work)
     ids = [

@@ -93,8 +93,7 @@ PAPERS = BY_NAME["paper"].folder
 TOPICS = BY_NAME["topic"].folder
 AUTHORS = BY_NAME["author"].folder
 DOWNLOADS = BY_NAME["download"].folder
-
-RELATED = "related"  # the paper pages' data files (site/sphinx_ext/pagedata.py): a folder Sphinx does not search
+RELATED = BY_NAME["related data"].folder  # a folder Sphinx does not search (site/sphinx_ext/pagedata.py)
 
 
 def data_name(slug: str) -> str:
