@@ -52,6 +52,18 @@ def test_a_cancelled_helper_is_stopped_and_reaped() -> None:
         os.waitpid(helper._pid, os.WNOHANG)  # reaped: no zombie left
 
 
+def test_a_failing_body_stops_the_copy_beside_it_and_unwanted_there_is_none() -> None:
+    pids = []
+    with pytest.raises(RuntimeError), child.beside(lambda: time.sleep(60)) as helper:
+        assert helper is not None
+        pids.append(helper._pid)
+        raise RuntimeError("the caller's own work failed")
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pids[0], os.WNOHANG)  # stopped and reaped
+    with child.beside(lambda: 1, wanted=False) as none:
+        assert none is None
+
+
 def _site(tmp_path: Path, seed_bib_text: str, name: str) -> tuple[Any, ...]:
     root = copy_seeds(tmp_path / name, refs=False)
     (root / "refs.bib").write_text(seed_bib_text, encoding="utf-8")

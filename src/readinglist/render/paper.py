@@ -61,7 +61,8 @@ def _kept_page(
     name = f"{PAPERS}/{paper.slug}.md"
 
     def files(seen: dict[str, Paper]) -> dict[str, str]:
-        return {name: make(by_key=seen), data_name(paper.slug): data_file(related_data(paper, seen, graph))}
+        data = related_data(paper, seen, graph)  # once: the page's blocks name what it holds
+        return {name: make(by_key=seen, data=data), data_name(paper.slug): data_file(data)}
 
     return memo.page(name, key, paper.key, by_key, files)
 
@@ -85,10 +86,12 @@ def paper_page(
     library: Library,
     authors: dict[str, str],
     graph: bool = True,
+    data: dict[str, object] | None = None,
 ) -> str:
-    """``authors``: author id -> URL of the author's section; ``graph``: draw the related-work graph."""
+    """``authors``: author id -> URL of the author's section; ``graph``: draw the related-work graph;
+    ``data``: the page's ``related_data``, if the caller made it already."""
     work = paper.work
-    data = related_data(paper, by_key, graph)
+    data = related_data(paper, by_key, graph) if data is None else data
     title = latex_to_md(work.title, "title")
     abstract = latex_to_md(work.abstract, "abstract")
     footnotes = title.footnotes + abstract.footnotes

@@ -79,8 +79,7 @@ def enrich_store(
     imports the enrichment's libraries: the two took 0.45 and 0.75 s one after the other when a
     paper was added at 1,000 works, and the second core waited for the pages meanwhile."""
     read = partial(_read_store, config, notes)
-    helper = _forked(read) if parallel else None
-    try:
+    with child.beside(read, wanted=parallel) as helper:
         # Imported here: numpy, scipy, scikit-learn and the similarity code cost 0.75 s, and a
         # note edit served from the cache never enriches.
         from ..enrich.pipeline import enrich
@@ -88,10 +87,6 @@ def enrich_store(
 
         if helper is not None:
             load_libraries()  # what enrich() would import first thing, while the helper reads
-    except BaseException:
-        if helper is not None:
-            helper.cancel()
-        raise
     works, bibtex, messages = (helper.result() if helper else None) or read()
     library = enrich(
         works,
@@ -104,15 +99,6 @@ def enrich_store(
     bibtex = {key: text for key, text in bibtex.items() if key in shown}
     fixed = library_pages(library, bibtex) | {RECORDS: records_json(library)}
     return Enriched(library, bibtex, tuple(messages), fixed, tuple(problems(library, config.bib_path)))
-
-
-def _forked(read: Callable[[], Read]) -> child.Forked[Read] | None:
-    if not child.can_fork():
-        return None
-    try:
-        return child.Forked(read)
-    except OSError:  # no fork to be had (no memory, a process limit): this process reads it
-        return None
 
 
 def _read_store(config: Config, notes: dict[str, Note]) -> Read:
@@ -209,17 +195,10 @@ def _pages(render: Callable[..., dict[str, str]], parallel: bool) -> dict[str, s
     The caller asks for it only when the library changed (generate._render): after a note edit
     the listings are served from the memo, and a fork of a large process costs more than that
     (copy-on-write: a status change at 10,000 works took 0.3 s longer, a body edit 0.8 s)."""
-    if not (parallel and child.can_fork()):
-        return render()
-    try:
-        helper = child.Forked(partial(_apart, render))
-    except OSError:  # no fork to be had (no memory, a process limit): one process renders it all
-        return render()
-    try:
+    with child.beside(partial(_apart, render), wanted=parallel) as helper:
+        if helper is None:
+            return render()
         here = render(apart=False)
-    except BaseException:
-        helper.cancel()
-        raise
     found = helper.result()
     if found is None:
         return here | render(apart=True)

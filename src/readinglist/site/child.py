@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from typing import IO, Generic, NoReturn, TypeVar
 
@@ -182,6 +182,23 @@ class Forked(Generic[T]):
             os.kill(self._pid, signal.SIGKILL)
             os.waitpid(self._pid, 0)
         self._out.close()
+
+
+@contextlib.contextmanager
+def beside(work: Callable[[], T], wanted: bool = True) -> Iterator[Forked[T] | None]:
+    """``work()`` in a :class:`Forked` copy while the body runs, or None when ``wanted`` is false,
+    there is no fork (:func:`can_fork`) or none to be had (no memory, a process limit): the
+    caller then does the work itself. A body that fails stops the copy."""
+    helper = None
+    if wanted and can_fork():
+        with contextlib.suppress(OSError):
+            helper = Forked(work)
+    try:
+        yield helper
+    except BaseException:
+        if helper is not None:
+            helper.cancel()
+        raise
 
 
 def _in_fork(work: Callable[[], object], out: IO[bytes], parent: int) -> NoReturn:
