@@ -30,6 +30,8 @@ class Code(Enum):
     BAD_DUMP = "bad-dump"  # a profile dump (arXiv listing, author/abstract pairs) out of shape
     BAD_SOURCES = "bad-sources"  # [site] sources match no file, or match the store itself
     STORE_CHANGED = "store-changed"  # refs.bib kept changing while an import merged into it
+    STORE_BUSY = "store-busy"  # refs.bib is held open for writing (an in-place save, an appender) or shrank meanwhile
+    TOO_LARGE = "too-large"  # past a bound: a file's size, a macro's expansion, nesting depth, a field's length
     # Settings: conf/*.toml, environment variables, command-line arguments
     BAD_TOML = "bad-toml"  # a TOML file (conf/*.toml or the package's data/*.toml) that does not parse
     BAD_CONFIG = "bad-config"  # a setting of the wrong type or shape ([site], a URL variable)
@@ -48,6 +50,9 @@ class Code(Enum):
     # Generating and building the site
     LOCK_HELD = "lock-held"  # another import or build holds the lock past the timeout
     UNWRITABLE = "unwritable"  # a folder cannot be created, a file or a lock cannot be written
+    DISK_FULL = "disk-full"  # no space left on the device, or the user's quota is used up
+    NO_PROJECT = "no-project"  # --root names a folder that does not exist (nothing is created there)
+    OUTSIDE_PROJECT = "outside-project"  # a note that is a link to a file outside the project (never read)
     NOT_OWNED = "not-owned"  # the generator would overwrite a file it did not write
     BAD_MANIFEST = "bad-manifest"  # the generator's manifest of its files is corrupt
     EMPTY_STORE = "empty-store"  # refs.bib holds no entries: generating would delete every paper page
