@@ -43,6 +43,7 @@ class Code(Enum):
     INIT_REFUSED = "init-refused"  # readinglist init into a file, or a folder that is not empty
     # Notes
     BAD_FRONT_MATTER = "bad-front-matter"  # a note's front matter: unclosed, not YAML, a bad key or value
+    OUTSIDE_PROJECT = "outside-project"  # a note that is a link to a file outside the project (never read)
     # Fetching records (readinglist add)
     NOT_FOUND = "not-found"  # the arXiv API or Crossref has no record for the id
     UNREACHABLE = "unreachable"  # the service cannot be reached (offline, DNS, a timeout)
@@ -52,7 +53,6 @@ class Code(Enum):
     UNWRITABLE = "unwritable"  # a folder cannot be created, a file or a lock cannot be written
     DISK_FULL = "disk-full"  # no space left on the device, or the user's quota is used up
     NO_PROJECT = "no-project"  # --root names a folder that does not exist (nothing is created there)
-    OUTSIDE_PROJECT = "outside-project"  # a note that is a link to a file outside the project (never read)
     NOT_OWNED = "not-owned"  # the generator would overwrite a file it did not write
     BAD_MANIFEST = "bad-manifest"  # the generator's manifest of its files is corrupt
     EMPTY_STORE = "empty-store"  # refs.bib holds no entries: generating would delete every paper page
