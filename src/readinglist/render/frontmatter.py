@@ -19,6 +19,7 @@ Every problem is one line naming the note and the line of the offending key.
 from __future__ import annotations
 
 import datetime
+import reprlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,8 @@ STATUSES = ("to-read", "reading", "read", "skipped")
 STATUS_ALIASES = {"skimmed": "read"}
 SCALARS = (str, int, float, bool, datetime.date, type(None))
 STRING_TAG = "tag:yaml.org,2002:str"
+_SHORT = reprlib.Repr()  # keyword arguments only from Python 3.12
+_SHORT.maxstring, _SHORT.maxlong, _SHORT.maxother = 60, 40, 60
 
 
 class NoAliasLoader(yaml.SafeLoader):
@@ -88,12 +91,52 @@ def _pairs(loader: NoAliasLoader, node: MappingNode, path: Path, first_line: int
         if key in seen:
             raise ReadingListError(f"front matter key {key!r} appears twice", path, line, code=Code.BAD_FRONT_MATTER)
         seen.add(key)
-        value = loader.construct_object(value_node, deep=True)
+        value = _value(loader, key, value_node, path, line)
         problem = check(key, value)
         if problem:
             raise ReadingListError(f"front matter {key!r}: {problem}", path, line, code=Code.BAD_FRONT_MATTER)
         pairs.append((key, value))
     return pairs
+
+
+def _value(loader: NoAliasLoader, key: str, node: Node, path: Path, line: int) -> Any:
+    """The value built from ``node``. PyYAML's timestamp constructor raises ``ValueError`` for an
+    impossible date or offset (``2024-02-30``, ``+99:00``), and ``int()`` for more than 4,300
+    digits: the user's mistake, named with the key's line, not a traceback."""
+    try:
+        return loader.construct_object(node, deep=True)
+    except (ValueError, OverflowError) as exc:
+        problem = f"{_shown(_culprit(loader, node))} cannot be read ({_why(exc)})"
+        raise ReadingListError(f"front matter {key!r}: {problem}", path, line, code=Code.BAD_FRONT_MATTER) from None
+
+
+def _culprit(loader: NoAliasLoader, node: Node) -> str:
+    """The text of the first scalar under ``node`` that cannot be built (only asked after one failed)."""
+    if isinstance(node, ScalarNode):
+        return str(node.value)
+    children = [n for pair in node.value for n in pair] if isinstance(node, MappingNode) else node.value
+    for child in children:
+        # The failed build left its bookkeeping half done ("recursive node"): start afresh.
+        loader.constructed_objects, loader.recursive_objects, loader.state_generators = {}, {}, []
+        try:
+            loader.construct_object(child, deep=True)
+        except (ValueError, OverflowError):
+            return _culprit(loader, child)
+    return ""
+
+
+def _why(exc: Exception) -> str:
+    text = " ".join(str(exc).split())
+    if "digits" in text:  # "Exceeds the limit (4300 digits) for integer string conversion…"
+        return "a number of more than 4,300 digits"
+    if "offset" in text:  # "offset must be a timedelta strictly between -timedelta(hours=24) and…"
+        return "a time-zone offset must be less than 24 hours"
+    return text.split(";")[0][:80] or type(exc).__name__
+
+
+def _shown(value: Any) -> str:
+    """``value`` as a message shows it: a 5,000-digit number or a long text is shortened."""
+    return _SHORT.repr(value)
 
 
 def check(key: str, value: Any) -> str | None:
@@ -110,7 +153,7 @@ def status_of(value: Any) -> str | None:
 
 
 def _status(value: Any) -> str | None:
-    return None if status_of(value) else f"must be one of {', '.join(STATUSES)}, not {value!r}"
+    return None if status_of(value) else f"must be one of {', '.join(STATUSES)}, not {_shown(value)}"
 
 
 def _tags(value: Any) -> str | None:
@@ -125,14 +168,14 @@ def _title(value: Any) -> str | None:
 
 def _rating(value: Any) -> str | None:
     ok = isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 5
-    return None if ok else f"must be a whole number from 1 to 5, not {value!r}"
+    return None if ok else f"must be a whole number from 1 to 5, not {_shown(value)}"
 
 
 def _priority(value: Any) -> str | None:
     if priority_rank(value) is not None:
         return None
     words = ", ".join(dict.fromkeys(PRIORITY_WORDS))
-    return f"must be a whole number (1 first) or one of {words}, not {value!r}"
+    return f"must be a whole number (1 first) or one of {words}, not {_shown(value)}"
 
 
 def _added(value: Any) -> str | None:
@@ -144,7 +187,7 @@ def _added(value: Any) -> str | None:
             return None
         except ValueError:
             pass
-    return f"must be a date such as 2024-05-01, not {value!r}"
+    return f"must be a date such as 2024-05-01, not {_shown(value)}"
 
 
 def _any_value(value: Any) -> str | None:
