@@ -46,13 +46,13 @@ def page(site: str) -> Iterator[object]:
 
 
 def _shard_of(out: Path, page: str) -> str:
-    record = json.loads((out / RECORD).read_text(encoding="utf-8"))
+    record = json.loads((out.parent / "doctrees" / RECORD).read_text(encoding="utf-8"))
     return str(next(key for key, kept in record.items() if page in kept["pages"]))
 
 
 def _entries(out: Path) -> dict[str, int]:
     """Each shard's bundle by the time Pagefind finished it."""
-    record = json.loads((out / RECORD).read_text(encoding="utf-8"))
+    record = json.loads((out.parent / "doctrees" / RECORD).read_text(encoding="utf-8"))
     return {key: (out / Shard(key, {}).bundle / ENTRY).stat().st_mtime_ns for key in record}
 
 
@@ -69,7 +69,7 @@ def _ui_results(page: object, site: str, term: str) -> list[str]:
 
 
 def test_the_index_is_in_shards_and_one_search_finds_papers_of_each(page: object, site: str, built: Path) -> None:
-    record = json.loads((built / RECORD).read_text(encoding="utf-8"))
+    record = json.loads((built.parent / "doctrees" / RECORD).read_text(encoding="utf-8"))
     assert sorted(record) == ["0", "1", "2", "3", SITE]
     assert _shard_of(built, DAPPLE) != _shard_of(built, WAVELETS)
     assert _ui_results(page, site, "DAPPLE")[0] == f"/{DAPPLE}"  # a title word: its paper first
@@ -95,4 +95,6 @@ def test_a_note_edit_reindexes_its_shard_only_and_a_deleted_paper_is_not_found(
     build_site(project)
     assert not (built / WAVELETS).exists()  # Sphinx leaves a deleted document's page; the extension removes it
     assert f"/{WAVELETS}" not in _found(page, site, "wavelet")
-    assert WAVELETS not in {p for kept in json.loads((built / RECORD).read_text()).values() for p in kept["pages"]}
+    assert WAVELETS not in {
+        p for kept in json.loads((built.parent / "doctrees" / RECORD).read_text()).values() for p in kept["pages"]
+    }

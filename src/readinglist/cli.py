@@ -18,6 +18,7 @@ from types import FrameType
 
 from .config import Config, load_config
 from .errors import Code, ReadingListError
+from .oserrors import os_error
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -99,7 +100,7 @@ def _generate(args: argparse.Namespace, config: Config) -> int:
 def _build(args: argparse.Namespace, config: Config) -> int:
     from .site import build, early, generate
 
-    out = args.out or config.docs_path / "_build" / "html"
+    out = args.out or build.default_out(config)
     search = not args.no_search
     sphinx = early.Sphinx(build.sphinx_args(config, out, args.jobs, search))
     with build.locked(config):  # generate, Sphinx and Pagefind: one build of the project at a time
@@ -180,6 +181,15 @@ def _sigterm_raises() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def _project(root: Path, command: str) -> Config:
+    """The project's settings; a --root that is no folder is refused before anything is created there."""
+    if command == "init":  # init makes a new project elsewhere: the current folder's settings are not its own
+        return Config(root=root)
+    if not root.is_dir():
+        raise ReadingListError("no such project folder", root, code=Code.NO_PROJECT)
+    return load_config(root)
+
+
 def _error(message: str) -> int:
     print(f"readinglist: {message}", file=sys.stderr)
     return 1
@@ -195,15 +205,16 @@ def main(argv: Sequence[str] | None = None, own_process: bool = False) -> int:
     command may tune it for itself (``generate.run``'s garbage collector)."""
     args = _parser().parse_args(argv)
     args.own_process = own_process
+    root = args.root.resolve()
     try:
         with _sigterm_raises():
-            root = args.root.resolve()
-            # init makes a new project elsewhere: the current folder's settings are not its own.
-            config = Config(root=root) if args.command == "init" else load_config(root)
-            return COMMANDS[args.command](args, config)
+            return COMMANDS[args.command](args, _project(root, args.command))
     except ReadingListError as exc:
         return _error(f"error: {exc}")
     except OSError as exc:
+        known = os_error(exc, root)
+        if known is not None:
+            return _error(f"error: {known}")
         if exc.filename is None:
             raise
         # An unreadable file, a read-only folder, a directory where a file belongs: say which.

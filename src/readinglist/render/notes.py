@@ -1,6 +1,9 @@
 """Reading the user's notes (``docs/notes/<key>.md``): front matter and where the body starts.
 
 The front matter's rules (no aliases, a schema for the keys the site reads) are in ``frontmatter.py``.
+A note, or the notes folder, that is a link out of the project is refused unread: git stores
+links, so a pull request's ``notes/x.md -> /etc/passwd`` would otherwise publish that file on
+its preview site. A link within the project is a note like any other.
 """
 
 from __future__ import annotations
@@ -14,14 +17,27 @@ from ..sources.text import read_regular
 from . import frontmatter
 
 
-def load_notes(folder: Path) -> dict[str, Note]:
-    """Notes by citation key (the file stem). Read only: notes are never written here."""
+def load_notes(folder: Path, root: Path | None = None) -> dict[str, Note]:
+    """Notes by citation key (the file stem), each within the project ``root`` if given (the
+    generator gives it; a test reading a fixture's notes need not). Read only: notes are never
+    written here."""
     if not folder.is_dir():
         return {}
-    return {path.stem: read_note(path) for path in sorted(folder.glob("*.md"))}
+    if root is not None:
+        within(folder, root)
+    return {path.stem: read_note(path, root) for path in sorted(folder.glob("*.md"))}
 
 
-def read_note(path: Path) -> Note:
+def within(path: Path, root: Path) -> None:
+    """Refuse ``path`` if what it names (through any link) is outside the project ``root``."""
+    if not path.resolve().is_relative_to(root.resolve()):
+        message = "is a link out of the project; only files inside it are read (copy the file in)"
+        raise ReadingListError(message, path, code=Code.OUTSIDE_PROJECT)
+
+
+def read_note(path: Path, root: Path | None = None) -> Note:
+    if root is not None:
+        within(path, root)
     data = read_regular(path, path)
     try:
         text = data.decode("utf-8-sig")

@@ -1,8 +1,9 @@
 """The reading workflow's pages: one page per tag, the tags' index and the reading queue.
 
 Tags are the ones the notes give (``tags:`` in the front matter), the owner's own words; the
-records' keywords stay on the paper pages and in the search's Tag filter. Tags whose file names
-would clash ("GPU" and "gpu") share one page. Each list shows a system with several versions
+records' keywords stay on the paper pages and in the search's Tag filter. Tags are compared
+without case ("GPU" and "gpu" share one page); every other tag has a page of its own
+(``tag_slug``). Each list shows a system with several versions
 once, under its newest listed version, with links to the others (as By year does).
 """
 
@@ -14,7 +15,7 @@ from typing import Any
 
 from ..enrich.starthere import priority_rank, version_sets
 from ..model import Library, Paper
-from ..slugs import hyphenated
+from ..slugs import RESERVED, hyphenated
 from .bibsets import set_links, set_name
 from .cards import version_items
 from .environment import render
@@ -28,12 +29,18 @@ QUEUE = "queue"
 
 
 def tag_slug(tag: str) -> str:
-    """A file name for ``tag``: its ASCII letters and digits ("Pipeline parallelism" ->
-    ``pipeline-parallelism``), else a short hash, so every tag has a page and none is ``index``."""
-    slug = hyphenated(clean(tag), 60)
-    if not slug or slug == "index":
-        slug = "tag-" + hashlib.sha256(clean(tag).encode()).hexdigest()[:10]
-    return slug
+    """A file name for ``tag``, the same in every build, and another for every other tag.
+
+    A tag of lower-case ASCII words joined by single spaces is its words joined by hyphens
+    ("pipeline parallelism" -> ``pipeline-parallelism``; tags compare without case, so "GPU" is
+    "gpu"). Any other (``a/b``, ``a-b``, ``日本``, a name Windows reserves as ``CON``, ``index``,
+    one cut short) is ``tag-``, those letters and digits, ``--`` and a hash of the tag: a plain
+    name never holds ``--``, so no two tags share a page and none takes another's."""
+    name = clean(tag).casefold()
+    slug = hyphenated(name, 60)
+    if name == slug.replace("-", " ") and slug and slug != "index" and slug not in RESERVED:
+        return slug
+    return f"{'-'.join(filter(None, ('tag', slug)))}--{hashlib.sha256(name.encode()).hexdigest()[:10]}"
 
 
 def tag_link(tag: str) -> Md:

@@ -59,7 +59,7 @@ def note_titles(notes: dict[str, Note]) -> dict[str, str]:
 def build_library(config: Config) -> tuple[Library, dict[str, str], dict[str, Note]]:
     """Enriched papers, the public BibTeX of each entry (for the copy block) and the notes by slug,
     built afresh (``readinglist export``, tests)."""
-    notes = load_notes(config.notes_path)
+    notes = load_notes(config.notes_path, config.root)
     enriched = enrich_store(config, notes)
     for line in enriched.messages:
         print(line, file=sys.stderr)
@@ -171,6 +171,7 @@ def _rendered(
     parallel: bool,
 ) -> dict[str, str]:
     site = {"title": config.title, "description": config.description, "base_url": config.base_url}
+    site["author_feed_min"] = str(config.author_feed_min)  # render/feeds.py
     # The Cite menus' formatted references: the last generate's are served, the ones used kept.
     # The charts' SVGs: drawn, or read back from docs/ when their data is unchanged (render/charts.py).
     drawing = charts.Settings(config.charts, config.author_chart_min, config.docs_path)

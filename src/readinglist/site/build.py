@@ -7,6 +7,7 @@ a second build waits for the first. A plain ``sphinx-build`` takes it in the Sph
 
 from __future__ import annotations
 
+import hashlib
 from contextlib import AbstractContextManager
 from pathlib import Path
 
@@ -20,7 +21,12 @@ from .search import index_if_stale
 
 SPHINX_FLAGS = ("-b", "html", "-n", "-W", "--keep-going", "-q")
 LOCK = "readinglist-build"  # docs/.readinglist-build.lock (lock.lock_path)
-DOCTREES = ".doctrees"  # sphinx-build's default doctree folder, inside the output folder
+# Sphinx's doctrees and pickled environment (3.5 MB at 180 papers, with absolute paths of the
+# machine that built it) are its cache, not the site: kept beside the site, never in it, where
+# `sphinx-build -M` keeps them too. Another --out gets a folder of its own (doctrees_path).
+BUILD = "_build"
+HTML = "html"
+DOCTREES = "doctrees"
 OUT_TEMPS = {RECORDS}  # the files the tool writes atomically into a site (the extension copies it)
 
 
@@ -35,20 +41,35 @@ def locked(config: Config) -> AbstractContextManager[None]:
     return lock.exclusive(config.docs_path / LOCK, "build")
 
 
+def default_out(config: Config) -> Path:
+    return config.docs_path / BUILD / HTML
+
+
+def doctrees_path(config: Config, out: Path) -> Path:
+    """Where Sphinx keeps its doctrees for a build into ``out``: ``docs/_build/doctrees`` for the
+    default site, else a folder named for ``out`` beside it (two sites never share an environment)."""
+    if out.resolve() == default_out(config).resolve():
+        return config.docs_path / BUILD / DOCTREES
+    digest = hashlib.sha256(str(out.resolve()).encode("utf-8")).hexdigest()[:12]
+    return config.docs_path / BUILD / f"{DOCTREES}-{digest}"
+
+
 def sphinx_args(config: Config, out: Path, jobs: str = "1", search: bool = True) -> list[str]:
     """The caller has generated the pages (the extension need not check its inputs again) and
     runs Pagefind itself once Sphinx has exited. Sphinx runs in a process of its own, so the
     collector tuning of big builds (sphinx_ext/memory.py) changes nobody else's process."""
     settings = ["-D", "readinglist_generate=0", "-D", f"readinglist_search={int(search)}"]
     settings += ["-D", "readinglist_search_later=1", "-D", "readinglist_tune_gc=1", "-D", "readinglist_exit_frozen=1"]
-    return [*SPHINX_FLAGS, *settings, "-j", jobs, str(config.docs_path), str(out)]
+    doctrees = ["-d", str(doctrees_path(config, out))]
+    return [*SPHINX_FLAGS, *settings, *doctrees, "-j", jobs, str(config.docs_path), str(out)]
 
 
 def up_to_date(config: Config, out: Path, jobs: str = "1", search: bool = True) -> bool:
     """True when nothing the generator or Sphinx reads changed since the last successful build into
     ``out``, nor the site itself: then neither need run (uptodate.py). The caller holds the lock."""
     argv = sphinx_args(config, out, jobs, search)
-    return uptodate.holds(out, DOCTREES, uptodate.inputs(config, out, argv), indexed=search)
+    doctrees = doctrees_path(config, out)
+    return uptodate.holds(out, doctrees, uptodate.inputs(config, out, argv), indexed=search)
 
 
 def run(
@@ -64,17 +85,17 @@ def run(
     """
     remove_temp_files(out, OUT_TEMPS)  # a copy of records.json interrupted before its rename (under the lock)
     argv = sphinx_args(config, out, jobs, search)
-    before = uptodate.inputs(config, out, argv)
-    if uptodate.holds(out, DOCTREES, before, indexed=search):
+    before, doctrees = uptodate.inputs(config, out, argv), doctrees_path(config, out)
+    if uptodate.holds(out, doctrees, before, indexed=search):
         return None
-    uptodate.forget(out, DOCTREES)
+    uptodate.forget(doctrees)
     result = (sphinx or early.Sphinx(argv)).result()
     if result.returncode != 0:
         # With --keep-going Sphinx saves its environment even when a warning failed the build, and
         # the next build would not read that page again: it would pass with the fault still there.
-        (out / DOCTREES / "environment.pickle").unlink(missing_ok=True)
+        (doctrees / "environment.pickle").unlink(missing_ok=True)
         return result.returncode
     if search:
-        index_if_stale(out)
-    uptodate.record(out, DOCTREES, before)
+        index_if_stale(out, doctrees)  # its record beside the doctrees, not in the site
+    uptodate.record(out, doctrees, before)
     return 0

@@ -19,6 +19,8 @@ from collections.abc import Sequence
 
 from . import child
 
+# sphinx-build, with a full disk or the tool's own errors as one line (sphinx_ext/command.py)
+SPHINX = "readinglist.site.sphinx_ext.command"
 SETTING = "readinglist_wait_fd"  # the read end of the pipe, in the Sphinx process
 GO = b"1"
 
@@ -27,7 +29,7 @@ class Sphinx:
     """One Sphinx run of ``argv`` (sphinx-build's arguments), started early or when asked for."""
 
     def __init__(self, argv: Sequence[str]) -> None:
-        self.argv = [sys.executable, "-m", "sphinx", *argv]
+        self.argv = [sys.executable, "-m", SPHINX, *argv]
         self._process: subprocess.Popen[str] | None = None
         self._go: int | None = None  # the write end of the pipe, while Sphinx waits on it
 

@@ -113,7 +113,7 @@ def run(config: Config, force: bool = False, allow_empty: bool = False, own_proc
     owned = read_manifest(config.docs_path)
     remove_interrupted_writes(config.docs_path, owned | STATE_FILES)
     about = hand_written_pages(config.docs_path, owned)
-    notes = load_notes(config.notes_path)
+    notes = load_notes(config.notes_path, config.root)
     fingerprint = inputs_fingerprint(config, about, notes)
     if not force and is_current(config.docs_path, fingerprint):
         return GenerateReport(None, 0, 0, ())

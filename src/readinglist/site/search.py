@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Code, ReadingListError
-from . import child, searchmerge, searchpages, shards
+from . import child, pagefindorder, searchmerge, searchpages, shards
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"  # page.html (marks the body), search.html
 BUNDLE = shards.SITE_BUNDLE  # the site shard's bundle; search.html loads pagefind/pagefind-ui.js from it
@@ -63,11 +63,11 @@ def mark_stale(site: Path) -> None:
     (site / STALE).write_text("Pagefind's index is older than the pages\n", encoding="utf-8")
 
 
-def index_if_stale(site: Path) -> bool:
-    """Index ``site`` if a build marked its index stale; True if it did."""
+def index_if_stale(site: Path, state: Path | None = None) -> bool:
+    """Index ``site`` if a build marked its index stale; True if it did (``state``: see :func:`index`)."""
     if not stale(site):
         return False
-    index(site)
+    index(site, state)
     return True
 
 
@@ -95,22 +95,26 @@ def jobs() -> int:
     return max(1, min(SHARD_JOBS, cores))
 
 
-def index(site: Path) -> str:
+def index(site: Path, state: Path | None = None) -> str:
     """Index the shards of ``site`` whose pages changed (``shards.py``); return Pagefind's reports.
+
+    ``state``: the folder of the record of what each shard was made from (Sphinx's doctree folder,
+    so that the published site holds nothing that differs between two builds); the site if None.
 
     Only the parts of a page marked ``data-pagefind-body`` are indexed (templates/page.html marks
     the article), so the theme's navigation, sidebars and footer cost neither memory nor index size.
     """
-    record = shards.recorded(site)
+    state = site if state is None else state
+    record = shards.recorded(state)
     plan = shards.plan(site, record, indexed)
     record = {key: kept for key, kept in record.items() if key in {s.key for s in plan}}
     for old in shards.unused_bundles(site, plan):
         shutil.rmtree(old, ignore_errors=True)
-    stale = shards.stale(site, plan)
+    stale = shards.stale(site, plan, state)
     for shard in plan:
         if shard not in stale:  # the same digests: today's sizes and times, or the next build reads them all again
             record[shard.key] = {**record[shard.key], "pages": shard.pages}
-    reports = _index_shards(site, stale, record)
+    reports = _index_shards(site, stale, record, state)
     values = {page: found for kept in record.values() for page, found in kept.get("sort", {}).items()}
     searchmerge.write(site, plan, values)
     # missing_ok: a build that did not hold the build lock (a second plain sphinx-build) may have
@@ -125,13 +129,13 @@ def indexed(text: str) -> str:
     return text if lean is None else lean
 
 
-def _index_shards(site: Path, stale: list[shards.Shard], record: dict[str, Any]) -> str:
+def _index_shards(site: Path, stale: list[shards.Shard], record: dict[str, Any], state: Path) -> str:
     """The stale shards' bundles, made anew side by side; each recorded once complete, so a kill
     leaves it stale. One failed shard fails the build, after the others are recorded."""
     for shard in stale:
         record.pop(shard.key, None)
         shutil.rmtree(site / shard.bundle, ignore_errors=True)  # Pagefind never deletes an old index's fragments
-    shards.save(site, record)
+    shards.save(state, record)
     with tempfile.TemporaryDirectory(prefix="readinglist-search-") as folder:
         pages = Path(folder)
         commands = [command(pages, shard, site) for shard in stale]
@@ -139,8 +143,9 @@ def _index_shards(site: Path, stale: list[shards.Shard], record: dict[str, Any])
     failed = [r for s, r in zip(stale, results, strict=True) if not _complete(site, s, r)]
     for shard, result in zip(stale, results, strict=True):
         if _complete(site, shard, result):
+            pagefindorder.settle(site / shard.bundle)  # the same bytes from every build of these pages
             record[shard.key] = {"pages": shard.pages, "sort": searchmerge.sort_values(site, shard)}
-    shards.save(site, record)
+    shards.save(state, record)
     if failed:
         output = (failed[0].stdout + failed[0].stderr).strip()[-2000:] or "(no output)"
         raise ReadingListError(

@@ -35,6 +35,8 @@ SITE_BUNDLE = "pagefind"  # search.html loads Pagefind's UI from it, as before s
 PAPER_BUNDLES = "pagefind-papers"  # pagefind-papers/<n>/: one bundle per shard of papers
 PAPERS = "papers/"
 ENTRY = "pagefind-entry.json"  # written last by Pagefind: its presence means a complete bundle
+# Beside Sphinx's doctrees, not in the site: it holds sizes and times, which differ from build to
+# build (search.index's ``state``; a caller that names no folder keeps it in the site).
 RECORD = ".readinglist-search.json"
 # Pagefind ranks a page within its own shard (its word statistics are the shard's), so a
 # shard must hold enough pages for those statistics to be the site's: at least this many. A
@@ -118,10 +120,10 @@ def _digests(pages: Stats) -> dict[str, Any]:
     return {page: kept[2:] for page, kept in pages.items()}
 
 
-def recorded(site: Path) -> dict[str, Any]:
-    """What each shard's bundle was made from: {key: {"pages": Stats, "sort": {...}}}."""
+def recorded(state: Path) -> dict[str, Any]:
+    """What each shard's bundle was made from: {key: {"pages": Stats, "sort": {...}}}, as kept in ``state``."""
     try:
-        data = json.loads((site / RECORD).read_text(encoding="utf-8"))
+        data = json.loads((state / RECORD).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict):
@@ -129,9 +131,9 @@ def recorded(site: Path) -> dict[str, Any]:
     return {key: kept for key, kept in data.items() if isinstance(kept, dict) and isinstance(kept.get("pages"), dict)}
 
 
-def stale(site: Path, shards: list[Shard]) -> list[Shard]:
-    """The shards whose bundle is missing or was made from other pages than today's."""
-    record = recorded(site)
+def stale(site: Path, shards: list[Shard], state: Path | None = None) -> list[Shard]:
+    """The shards whose bundle is missing or was made from other pages than today's (the record in ``state``)."""
+    record = recorded(site if state is None else state)
     return [s for s in shards if s.key not in record or _changed(record[s.key]["pages"], s) or _incomplete(site, s)]
 
 
@@ -143,8 +145,8 @@ def _incomplete(site: Path, shard: Shard) -> bool:
     return not (site / shard.bundle / ENTRY).is_file()
 
 
-def save(site: Path, record: dict[str, Any]) -> None:
-    write_if_changed(site / RECORD, json.dumps(record, sort_keys=True, separators=(",", ":")) + "\n")
+def save(state: Path, record: dict[str, Any]) -> None:
+    write_if_changed(state / RECORD, json.dumps(record, sort_keys=True, separators=(",", ":")) + "\n")
 
 
 def unused_bundles(site: Path, shards: list[Shard]) -> list[Path]:

@@ -12,7 +12,9 @@ What is compared, as the path, size and modification time of every file (no file
   and version of every installed distribution (a new Sphinx, theme or extension); plus
   Sphinx's command line. They include every input of the generator, so a build whose inputs
   all hold does not generate either;
-- the output: every file in the site folder, Sphinx's doctrees and the Pagefind index among them.
+- the output: every file in the site folder, the Pagefind index among them. Sphinx's doctrees
+  are beside it (``build.doctrees_path``), with the stamp: a build removes the stamp before
+  Sphinx changes them.
 
 The inputs are stated before Sphinx runs, so a note saved while Sphinx reads makes the next
 build run again. The stamp is removed before Sphinx starts and written only after the build
@@ -34,7 +36,7 @@ from ..config import Config
 from ..writer import stamp, write_if_changed
 from . import search
 
-STAMP = "readinglist-uptodate.json"  # in the doctree folder: a new output folder has none
+STAMP = "readinglist-uptodate.json"  # in the site's doctree folder (build.doctrees_path): a new site has none
 SKIPPED_DIRS = frozenset({"_build", ".git", "__pycache__", ".ipynb_checkpoints"})
 PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -101,28 +103,24 @@ def _outputs(out: Path) -> str:
     return _digest(f for f in _files(out.resolve(), frozenset()) if not f[0].endswith(STAMP))
 
 
-def _stamp_path(out: Path, doctrees: str) -> Path:
-    return out / doctrees / STAMP
-
-
-def holds(out: Path, doctrees: str, before: str, indexed: bool = True) -> bool:
+def holds(out: Path, doctrees: Path, before: str, indexed: bool = True) -> bool:
     """True when the last build into ``out`` saw exactly these inputs and left the site as it is.
     ``indexed``: the build makes the search index, so a stale one is something left to do."""
     if indexed and search.stale(out):
         return False
     try:
-        kept = json.loads(_stamp_path(out, doctrees).read_text(encoding="utf-8"))
+        kept = json.loads((doctrees / STAMP).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
     return isinstance(kept, dict) and kept.get("inputs") == before and kept.get("outputs") == _outputs(out)
 
 
-def forget(out: Path, doctrees: str) -> None:
-    _stamp_path(out, doctrees).unlink(missing_ok=True)
+def forget(doctrees: Path) -> None:
+    (doctrees / STAMP).unlink(missing_ok=True)
 
 
-def record(out: Path, doctrees: str, before: str) -> None:
+def record(out: Path, doctrees: Path, before: str) -> None:
     """After a successful build: the inputs it started from and the site it left."""
-    path = _stamp_path(out, doctrees)
+    path = doctrees / STAMP
     stamp = {"inputs": before, "outputs": _outputs(out)}
     write_if_changed(path, json.dumps(stamp) + "\n", durable=False)

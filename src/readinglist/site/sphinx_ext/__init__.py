@@ -10,6 +10,7 @@ indexes the site. What each build keeps is on its app (``state.py``).
 |---|---|
 | ``settings`` | the settings the generated pages need (config-inited) |
 | ``generation`` | generating the pages under the build lock; builds killed while writing or killed outright |
+| ``confine`` | no page or included file that is a link out of the project |
 | ``links`` | ``rl:`` links between generated pages |
 | ``linklist`` | the related-papers lists (``{readinglist-links}``) |
 | ``liststatus`` | reading status in those lists, filled in at writing: a status change re-reads no list |
@@ -31,6 +32,7 @@ indexes the site. What each build keeps is on its app (``state.py``).
 | ``packedtocs`` | the pages' tables of contents kept packed in the environment, unpacked when read |
 | ``memory`` | opt-in garbage-collector tuning (``readinglist_tune_gc``) |
 | ``warnings_`` | the warnings, with stable codes (``readinglist.<code>``) |
+| ``command`` | ``readinglist build``'s sphinx-build: a full disk or the tool's errors as one line |
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from . import (
     bibliography,
     cardlist,
     citetabs,
+    confine,
     facets,
     feedlinks,
     generation,
@@ -65,9 +68,9 @@ from . import (
 
 USES = ("myst_parser", "sphinx_design", "sphinx_copybutton", "sphinxcontrib.bibtex")
 # In this order: the style sheets they add load in it (a11y's before the graph's and the selection's).
-FEATURES = (settings, generation, links, linklist, liststatus, pagedata, citetabs, cardlist, a11y, facets, bibliography,
-            graphnode, feedlinks, navigation, mathml, searchindex, records, templatecache, packedtocs,
-            memory)  # fmt: skip
+FEATURES = (settings, generation, confine, links, linklist, liststatus, pagedata, citetabs, cardlist, a11y, facets,
+            bibliography, graphnode, feedlinks, navigation, mathml, searchindex, records, templatecache,
+            packedtocs, memory)  # fmt: skip
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from ...render.frontmatter import status_of
 from ...render.notes import read_note
 from ...render.registry import Search, search_of
 from .records import by_page
+from .settings import root
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -94,11 +95,12 @@ def _strings(value: object) -> list[str]:
     return [item for item in items if isinstance(item, str) and item.strip()]
 
 
-def note_meta(notes: Path, slug: str) -> dict[str, Any]:
-    """A note's front matter; generate has already refused a bad note, so a failure here means none."""
+def note_meta(notes: Path, slug: str, root: Path | None = None) -> dict[str, Any]:
+    """A note's front matter; generate has already refused a bad note (or one outside ``root``,
+    the project), so a failure here means none."""
     path = notes / f"{slug}.md"
     try:
-        return read_note(path).meta if path.is_file() else {}
+        return read_note(path, root).meta if path.is_file() else {}
     except (ReadingListError, OSError):
         return {}
 
@@ -113,7 +115,7 @@ def _add_facets(app: Sphinx, pagename: str, templatename: str, context: dict[str
     titles = app.env.titles
     ids = [*_strings(record.get("topics")), *_strings(record.get("subtopics"))]
     topics = {t: titles[f"topics/{t}"].astext() for t in ids if f"topics/{t}" in titles}
-    note = note_meta(Path(app.srcdir) / "notes", pagename.removeprefix("papers/"))
+    note = note_meta(Path(app.srcdir) / "notes", pagename.removeprefix("papers/"), root(app))
     context[CONTEXT] = markup(record, note, topics)
 
 

@@ -72,7 +72,7 @@ def _index(app: Sphinx, exception: BaseException | None) -> None:
         search.mark_stale(site)
         return
     try:
-        search.index(site)  # and removes the stale mark
+        search.index(site, Path(app.doctreedir))  # and removes the stale mark
     except ReadingListError as exc:  # an error, not a warning: a site without its index is broken
         unlock_build(app, exc)  # the handlers after this one do not run
         raise ExtensionError(str(exc)) from None

@@ -1,0 +1,152 @@
+"""Pagefind's filter files in one order: two builds of the same pages give the same bytes.
+
+Pagefind (1.5) writes each filter's values, and the list of filters in a language's metadata,
+in the order of a Rust hash map, which is seeded at random in every run (Pagefind issue 638:
+"filter indexes will still change"). It names each file by a hash of its bytes, so two clean
+builds of one site differed in the filter files, the metadata file and ``pagefind-entry.json``.
+After Pagefind has made a bundle, :func:`settle` sorts those lists and renames the files by a
+hash of their new bytes, updating the names that point at them. Pagefind's script looks the
+files up by the names the metadata gives and checks no hash; it reads a filter's values into
+an object, so their order means nothing to it.
+
+The files are gzip (Pagefind's own header is kept) of ``pagefind_dcd`` and one CBOR item. Only
+the CBOR that Pagefind writes is handled: unsigned integers, strings and arrays, each in its
+shortest form. A bundle holding anything else, or a file that would not come back byte for byte
+from its decoding, is left as Pagefind wrote it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+import zlib
+from pathlib import Path
+
+from .shards import ENTRY
+
+SIGNATURE = b"pagefind_dcd"
+HEADER = 10  # a gzip header without optional fields, as Pagefind writes it
+Item = int | str | bytes | list["Item"]
+
+
+class Unknown(ValueError):
+    """CBOR that Pagefind does not write here (a map, a float, a tag, an indefinite length)."""
+
+
+def _decode(data: bytes, at: int = 0) -> tuple[Item, int]:
+    major, info = data[at] >> 5, data[at] & 31
+    if info > 27:
+        raise Unknown(f"CBOR additional information {info}")
+    size = {24: 1, 25: 2, 26: 4, 27: 8}.get(info, 0)
+    value, at = (int.from_bytes(data[at + 1 : at + 1 + size], "big") if size else info), at + 1 + size
+    if major == 0:
+        return value, at
+    if major in (2, 3):
+        raw = data[at : at + value]
+        return (raw.decode("utf-8") if major == 3 else raw), at + value
+    if major == 4:
+        items: list[Item] = []
+        for _ in range(value):
+            item, at = _decode(data, at)
+            items.append(item)
+        return items, at
+    raise Unknown(f"CBOR major type {major}")
+
+
+def _head(major: int, value: int) -> bytes:
+    if value < 24:
+        return bytes([major << 5 | value])
+    for info, size in ((24, 1), (25, 2), (26, 4), (27, 8)):
+        if value < 1 << (8 * size):
+            return bytes([major << 5 | info]) + value.to_bytes(size, "big")
+    raise Unknown(f"CBOR integer {value}")
+
+
+def _encode(item: Item) -> bytes:
+    if isinstance(item, int):
+        return _head(0, item)
+    if isinstance(item, str):
+        raw = item.encode("utf-8")
+        return _head(3, len(raw)) + raw
+    if isinstance(item, bytes):
+        return _head(2, len(item)) + item
+    return _head(4, len(item)) + b"".join(_encode(i) for i in item)
+
+
+def _read(path: Path) -> tuple[bytes, Item]:
+    """The file's gzip header and its CBOR item (checked to encode back to the same bytes)."""
+    packed = path.read_bytes()
+    data = zlib.decompress(packed, wbits=31)
+    if not data.startswith(SIGNATURE):
+        raise Unknown(f"{path.name}: no Pagefind signature")
+    item, end = _decode(data, len(SIGNATURE))
+    if end != len(data) or _encode(item) != data[len(SIGNATURE) :]:
+        raise Unknown(f"{path.name}: not in the shortest form")
+    return packed[:HEADER], item
+
+
+def _packed(header: bytes, item: Item) -> bytes:
+    data = SIGNATURE + _encode(item)
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    body = deflate.compress(data) + deflate.flush()
+    return header + body + struct.pack("<II", zlib.crc32(data), len(data) & 0xFFFFFFFF)
+
+
+def _renamed(old: str, data: bytes) -> str:
+    """``old`` (``en_1a2b3c4``) with its hash part replaced by one of ``data``, as long as it was."""
+    language, _, digest = old.rpartition("_")
+    return f"{language}_{hashlib.sha256(data).hexdigest()[: len(digest)]}"
+
+
+def _by_name(items: Item) -> Item:
+    """A list of ``[name, …]`` pairs in the order of their names."""
+    if not isinstance(items, list):
+        raise Unknown("not a list")
+    return sorted(items, key=lambda pair: _encode(pair[0]) if isinstance(pair, list) and pair else b"")
+
+
+def _lists(item: Item) -> list[list[Item]]:
+    if not isinstance(item, list) or not all(isinstance(i, list) for i in item):
+        raise Unknown("not a list of lists")
+    return [i for i in item if isinstance(i, list)]
+
+
+def _write(folder: Path, old: str, suffix: str, header: bytes, item: Item) -> str:
+    """Write ``item`` under a name hashed from its bytes; remove the old file; the new name."""
+    packed = _packed(header, item)
+    new = _renamed(old, packed)
+    if new != old:
+        (folder / f"{new}{suffix}").write_bytes(packed)
+        (folder / f"{old}{suffix}").unlink()
+    return new
+
+
+def settle(bundle: Path) -> bool:
+    """Put ``bundle``'s filters and its metadata in a fixed order; False if it was left as it was."""
+    try:
+        _settle(bundle)
+    except (ValueError, OSError, zlib.error, IndexError):  # Unknown and UnicodeDecodeError are ValueErrors
+        return False
+    return True
+
+
+def _settle(bundle: Path) -> None:
+    entry = (bundle / ENTRY).read_text(encoding="utf-8")
+    for meta in sorted(bundle.glob("pagefind.*.pf_meta")):
+        header, item = _read(meta)
+        if not isinstance(item, list) or len(item) < 5:
+            raise Unknown(f"{meta.name}: not Pagefind's metadata")
+        filters: list[Item] = []
+        for name, digest in _lists(_by_name(item[3])):  # [name, its file's hash]: ValueError if not a pair
+            path = bundle / "filter" / f"{digest!s}.pf_filter"
+            filter_header, values = _read(path)
+            if not isinstance(values, list) or len(values) != 2:
+                raise Unknown(f"{path.name}: not a filter")
+            filters.append(
+                [name, _write(path.parent, str(digest), ".pf_filter", filter_header, [values[0], _by_name(values[1])])]
+            )
+        settled: Item = [*item[:3], filters, _by_name(item[4]), *item[5:]]
+        old = meta.name.removeprefix("pagefind.").removesuffix(".pf_meta")
+        new = _write(bundle, f"pagefind.{old}", ".pf_meta", header, settled).removeprefix("pagefind.")
+        entry = entry.replace(f'"{old}"', f'"{new}"')
+    (bundle / ENTRY).write_text(entry, encoding="utf-8")
