@@ -257,12 +257,15 @@ def test_an_unreadable_refs_bib_is_a_one_line_error(tmp_path: Path, monkeypatch:
     bib = tmp_path / "refs.bib"
     bib.write_text("@misc{a,\n  title = {A},\n}\n", encoding="utf-8")
     bib.chmod(0)
-    if os.access(bib, os.R_OK):  # root reads anything: make the read fail as it would for a user
+    if os.access(bib, os.R_OK):  # root reads anything: make the open fail as it would for a user
+        real_open = os.open
 
-        def denied(*args: object, **kwargs: object) -> str:
-            raise PermissionError(13, "Permission denied")
+        def denied(path: str | Path, *args: int, **kwargs: int) -> int:
+            if Path(path) == bib:
+                raise PermissionError(13, "Permission denied")
+            return real_open(path, *args, **kwargs)
 
-        monkeypatch.setattr(Path, "read_text", denied)
+        monkeypatch.setattr(os, "open", denied)
     assert str(_error(bib)) == f"{bib}: cannot read: Permission denied [readinglist.unreadable]"
 
 

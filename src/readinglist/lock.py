@@ -5,13 +5,12 @@ when its holder dies, so a killed import or build never leaves a stale lock behi
 file itself is kept (deleting a lock file while another process waits on it is a known race).
 
 A person's editor takes no lock, so a writer of refs.bib also checks, just before it replaces
-the file, that the bytes it read are still there (:class:`Snapshot`).
+the file, that the bytes it read are still there (:class:`Snapshot`, taken by
+``store.storefile``) and that no other process holds it open for writing (``store.busy``).
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -66,22 +65,3 @@ class Snapshot:
     size: int
     mtime_ns: int
     digest: str
-
-    @classmethod
-    def of(cls, path: Path) -> Snapshot | None:
-        """The file's snapshot now; None if it does not exist."""
-        try:
-            stat = os.stat(path)
-            data = path.read_bytes()
-        except FileNotFoundError:
-            return None
-        return cls(len(data), stat.st_mtime_ns, hashlib.sha256(data).hexdigest())
-
-    @staticmethod
-    def unchanged(path: Path, before: Snapshot | None) -> bool:
-        """True if ``path`` still holds what ``before`` saw (both absent counts as unchanged)."""
-        now = Snapshot.of(path)
-        if before is None or now is None:
-            return before is now
-        # Any difference counts: re-reading and merging again is cheap, losing an edit is not.
-        return now == before

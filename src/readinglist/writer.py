@@ -6,11 +6,15 @@ so whatever a kill leaves behind can be found and removed by the next run.
 
 from __future__ import annotations
 
+import grp
 import os
+import pwd
 import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+
+from .errors import Code, ReadingListError
 
 TEMP_SUFFIX = ".tmp"
 
@@ -30,7 +34,9 @@ def temp_glob(name: str) -> str:
     return f".{name}.*{TEMP_SUFFIX}"
 
 
-def write_if_changed(path: Path, text: str, durable: bool = True, check: Callable[[], object] | None = None) -> bool:
+def write_if_changed(
+    path: Path, text: str, durable: bool = True, check: Callable[[], object] | None = None, *, keep_owner: bool = False
+) -> bool:
     """Write ``text`` to ``path`` atomically unless it already holds exactly that; True if written.
 
     ``durable`` also flushes the bytes to disk before the rename: needed for refs.bib, not for
@@ -40,12 +46,19 @@ def write_if_changed(path: Path, text: str, durable: bool = True, check: Callabl
     ``check`` runs just before the rename, when the new bytes are already on disk, so the window
     in which a change to ``path`` goes unnoticed is as small as it can be; it raises to cancel the
     write (the temporary file is removed, ``path`` is untouched).
+    ``keep_owner`` gives the new file the old one's owner and group (a rename would make it the
+    writer's); if that is not permitted, nothing is written and the error names the owner.
     """
-    return write_bytes_if_changed(path, text.encode("utf-8"), durable, check)
+    return write_bytes_if_changed(path, text.encode("utf-8"), durable, check, keep_owner=keep_owner)
 
 
 def write_bytes_if_changed(
-    path: Path, data: bytes, durable: bool = True, check: Callable[[], object] | None = None
+    path: Path,
+    data: bytes,
+    durable: bool = True,
+    check: Callable[[], object] | None = None,
+    *,
+    keep_owner: bool = False,
 ) -> bool:
     """:func:`write_if_changed` for bytes (the enrichment cache is a pickle, not text)."""
     # A link's target is written, not the link replaced by a file: refs.bib may be a link into
@@ -61,7 +74,9 @@ def write_bytes_if_changed(
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            os.fchmod(handle.fileno(), mode)
+            if keep_owner:
+                _chown_like(handle.fileno(), path)
+            os.fchmod(handle.fileno(), mode)  # after the chown, which may clear set-id bits
             handle.write(data)
             if durable:
                 handle.flush()
@@ -73,6 +88,42 @@ def write_bytes_if_changed(
         Path(tmp).unlink(missing_ok=True)
         raise
     return True
+
+
+def _chown_like(fd: int, path: Path) -> None:
+    """Give the file of ``fd`` the owner and group of ``path`` (if it exists)."""
+    try:
+        want = os.stat(path)
+    except FileNotFoundError:
+        return
+    have = os.fstat(fd)
+    if (have.st_uid, have.st_gid) == (want.st_uid, want.st_gid):
+        return
+    try:
+        os.fchown(fd, want.st_uid, want.st_gid)
+    except PermissionError:
+        raise ReadingListError(
+            f"is owned by {owner_name(want.st_uid, want.st_gid)}, and a new copy written by "
+            f"{user_name(os.geteuid())} could not keep that owner; nothing written",
+            path,
+            code=Code.UNWRITABLE,
+        ) from None
+
+
+def user_name(uid: int) -> str:
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)
+
+
+def owner_name(uid: int, gid: int) -> str:
+    """``alice (group team)``, as a message names a file's owner."""
+    try:
+        group = grp.getgrgid(gid).gr_name
+    except KeyError:
+        group = str(gid)
+    return f"{user_name(uid)} (group {group})"
 
 
 def remove_temp_files(folder: Path, names: set[str] | None = None) -> int:

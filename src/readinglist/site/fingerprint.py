@@ -11,8 +11,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..config import Config
-from ..errors import Code, ReadingListError
 from ..model import Note
+from ..store import storefile
 from .manifest import MANIFEST, read_manifest
 
 STAMP = ".readinglist-inputs"
@@ -57,12 +57,12 @@ def code_digest() -> str:
 
 def read_input(path: Path) -> bytes:
     """The bytes of an input, ``-`` if it does not exist (the stage that reads it says if that is wrong)."""
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
+    # A regular file of bounded size only (a FIFO refs.bib blocked generate forever), one line otherwise.
+    opened = storefile.open_store(path)
+    if opened is None:
         return b"-"
-    except OSError as exc:  # unreadable, or a directory: one line, not a traceback
-        raise ReadingListError(f"cannot read: {exc.strerror or exc}", path, code=Code.UNREADABLE) from None
+    opened.close()
+    return opened.data
 
 
 def stamp_text(docs: Path, fingerprint: str) -> str:

@@ -17,6 +17,9 @@ from pathlib import Path
 from ..chars import strip_unsafe
 from ..errors import Code, ReadingListError
 
+# Past this, a file is refused before it is read: a 20 GB (sparse) file once ended in MemoryError.
+MAX_BYTES = 512 * 1024 * 1024
+
 # UTF-32 first: its little-endian mark starts with UTF-16's.
 BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32", "UTF-32"),
@@ -58,18 +61,31 @@ def read_regular(path: Path, label: str | Path) -> bytes:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise ReadingListError(f"cannot read file: {exc.strerror}", label, code=Code.UNREADABLE) from None
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
         os.close(fd)
-        raise ReadingListError(f"not a regular file ({_kind(mode)}): cannot read it", label, code=Code.UNREADABLE)
+        raise ReadingListError(
+            f"not a regular file ({kind(info.st_mode)}): cannot read it", label, code=Code.UNREADABLE
+        )
     with os.fdopen(fd, "rb") as handle:
         try:
-            return handle.read()
+            data = handle.read(MAX_BYTES + 1)  # the file may grow after the fstat
         except OSError as exc:
             raise ReadingListError(f"cannot read file: {exc.strerror}", label, code=Code.UNREADABLE) from None
+    if max(info.st_size, len(data)) > MAX_BYTES:
+        raise too_large(label, max(info.st_size, len(data)))
+    return data
 
 
-def _kind(mode: int) -> str:
+def too_large(label: str | Path, size: int) -> ReadingListError:
+    """The one-line refusal of a file past :data:`MAX_BYTES`."""
+    return ReadingListError(
+        f"too large ({size:,} bytes; at most {MAX_BYTES // 1024**2} MiB are read)", label, code=Code.TOO_LARGE
+    )
+
+
+def kind(mode: int) -> str:
+    """What a file that is not a regular one is, in words: "a FIFO", "a device"."""
     kinds = {stat.S_ISDIR: "a directory", stat.S_ISFIFO: "a FIFO", stat.S_ISSOCK: "a socket", stat.S_ISCHR: "a device"}
     return next((name for test, name in kinds.items() if test(mode)), "a special file")
 

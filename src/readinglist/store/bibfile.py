@@ -6,7 +6,9 @@ tool changes are re-serialized, and hand edits elsewhere survive byte for byte.
 
 from __future__ import annotations
 
+import os
 import re
+import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -22,7 +24,7 @@ from ..errors import Code, ReadingListError, not_utf8
 from ..model import Skip, Work
 from ..sources import biblatex
 from ..sources.fields import to_bibtex
-from . import fields
+from . import busy, fields, storefile
 from .names import StoreParser, display_name, is_others
 
 # Every entry type of BibTeX and BibLaTeX (the readers' table, with its aliases). ``set`` and
@@ -93,18 +95,59 @@ class BibFile:
         return text + "\n"
 
 
+READS = 5  # reads of a refs.bib that is being saved, before its error is the user's
+
+
 def load(path: Path, *, tolerant: bool = False) -> BibFile:
     """Parse ``path``; a missing file is an empty store.
 
     Strict (the import, which rewrites the file): any problem is a one-line ``refs.bib:LINE`` error.
     Tolerant (generate): an entry that cannot be read is left out and listed in ``skipped``, so one
     pasted entry never fails the site.
+    A file another process is writing is read once that process closes it (up to ``busy.WAIT``);
+    one that changed while it was read is read again, so a half-saved file is not blamed on the user.
     """
-    text = read_text(path)
-    if text is None:
-        return BibFile(path)
-    store = _load(path, text, tolerant)
-    store.newline = newline_of(path)
+    gave_up = False  # a writer outlasted the wait: read what is there, once
+    for attempt in range(1, READS + 1):
+        gave_up = gave_up or bool(busy.wait_closed(path).held)
+        opened = storefile.open_store(path)
+        if opened is None:
+            return BibFile(path)
+        last = attempt == READS or gave_up
+        try:
+            store = parse(path, opened.data, tolerant=tolerant)
+        except ReadingListError:
+            if last or _settled(opened):
+                raise
+            continue
+        finally:
+            opened.close()
+        if last or _settled(opened):
+            return store
+    raise AssertionError("unreachable")
+
+
+def _settled(opened: storefile.Opened) -> bool:
+    """True if the file is as it was read: the same file, size and time, and no one writing it."""
+    try:
+        now = os.stat(opened.path)
+    except OSError:
+        return False
+    same = (now.st_ino, now.st_size, now.st_mtime_ns) == (opened.info.st_ino, len(opened.data), opened.info.st_mtime_ns)
+    if not same:
+        time.sleep(busy.POLL)  # the writer is mid-save: give it a moment
+    return same and not busy.writers(opened.path)
+
+
+def parse(path: Path, data: bytes, *, tolerant: bool = False) -> BibFile:
+    """The store in ``data``, the bytes of ``path`` (as :func:`load`, once)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise not_utf8(exc, path, path.name) from None
+    # Read as open() reads text: universal newlines, written back with the file's own (``newline``).
+    store = _load(path, text.replace("\r\n", "\n").replace("\r", "\n"), tolerant)
+    store.newline = "\r\n" if data.split(b"\n", 1)[0].endswith(b"\r") and b"\n" in data else "\n"
     return store
 
 
@@ -128,23 +171,9 @@ def _load(path: Path, text: str, tolerant: bool) -> BibFile:
         raise
 
 
-def newline_of(path: Path) -> str:
-    """The line ending of the file's first line: "\r\n" or "\n" (as git and editors decide it)."""
-    with path.open("rb") as handle:
-        first = handle.readline()
-    return "\r\n" if first.endswith(b"\r\n") else "\n"
-
-
-def read_text(path: Path) -> str | None:
-    """refs.bib's text; None if there is no such file."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    except UnicodeDecodeError as exc:
-        raise not_utf8(exc, path, path.name) from None
-    except OSError as exc:
-        raise unreadable(path, exc) from None
+def unreadable(path: Path, exc: OSError) -> ReadingListError:
+    """The one-line error for a refs.bib that exists but cannot be read (a folder, no permission)."""
+    return storefile.unreadable(path, exc)
 
 
 def _load_strict(path: Path, text: str, chunks: list[Chunk]) -> BibFile:
@@ -167,11 +196,6 @@ def _load_strict(path: Path, text: str, chunks: list[Chunk]) -> BibFile:
         )
     _check_stray_text(chunks, label)
     return BibFile(path, text, chunks, dict(data.entries))
-
-
-def unreadable(path: Path, exc: OSError) -> ReadingListError:
-    """The one-line error for a refs.bib that exists but cannot be read (a folder, no permission)."""
-    return ReadingListError(f"cannot read: {exc.strerror or exc}", path, code=Code.UNREADABLE)
 
 
 def _check_stray_text(chunks: list[Chunk], label: str) -> None:

@@ -19,11 +19,10 @@ from pybtex.database import Entry, Person
 
 from .. import lock
 from ..errors import Code, ReadingListError
-from ..lock import Snapshot
 from ..model import RawRecord, ReadResult, Skip, SourceRef, Work
 from ..sources import read_source
-from ..writer import remove_temp_files, write_if_changed
-from . import bibfile, fields
+from ..writer import remove_temp_files, write_bytes_if_changed, write_if_changed
+from . import access, bibfile, busy, fields, storefile
 from .identity import Matcher, Rules
 from .records import abstract_of, choose_key, to_work, with_related
 from .report import ImportReport
@@ -111,6 +110,8 @@ def _locked_merge(records: list[RawRecord], bib_path: Path, options: _Options) -
     with lock.exclusive(bib_path, "import"):
         # Under the lock no other import is writing, so any temporary file is a killed one's.
         remove_temp_files(bib_path.parent, {bib_path.name})
+        if options.write:
+            access.check_replaceable(bib_path)
         for _ in range(ATTEMPTS):
             try:
                 return _merge_into(records, bib_path, options)
@@ -128,10 +129,19 @@ class _ChangedWhileMerging(Exception):
 
 
 def _merge_into(records: list[RawRecord], bib_path: Path, options: _Options) -> ImportReport:
-    # The snapshot comes first: if the file changes before the load, the load sees the new bytes
-    # and the snapshot the old, so the check before the write errs towards merging again.
-    before = _snapshot(bib_path)
-    store = bibfile.load(bib_path)  # strict: a refs.bib the import cannot fully read is never rewritten
+    opened = _open_store(bib_path, options)
+    try:
+        return _merge_opened(records, bib_path, opened, options)
+    finally:
+        if opened is not None:
+            opened.close()
+
+
+def _merge_opened(
+    records: list[RawRecord], bib_path: Path, opened: storefile.Opened | None, options: _Options
+) -> ImportReport:
+    # strict: a refs.bib the import cannot fully read is never rewritten
+    store = bibfile.parse(bib_path, opened.data) if opened is not None else bibfile.BibFile(bib_path)
     stored = {work.key: work for work in store.works()}
     matcher = Matcher(options.rules)
     matcher.expect([*(work.abstract for work in stored.values()), *map(abstract_of, records)])
@@ -141,7 +151,7 @@ def _merge_into(records: list[RawRecord], bib_path: Path, options: _Options) -> 
     text, notes, additions = _render(store, stored, matcher, outcome)
     written = text != store.text or not store.path.exists()
     if written and options.write:
-        written = write_if_changed(store.path, store.on_disk(text), check=lambda: _unchanged(store.path, before))
+        written = _replace(store.path, store.on_disk(text), opened)
     counts = outcome.counts
     return ImportReport(
         counts["added"], counts["merged"], counts["unchanged"], written, tuple(outcome.merges),
@@ -150,19 +160,39 @@ def _merge_into(records: list[RawRecord], bib_path: Path, options: _Options) -> 
     )  # fmt: skip
 
 
-def _snapshot(path: Path) -> Snapshot | None:
-    try:
-        return Snapshot.of(path)
-    except OSError as exc:
-        raise bibfile.unreadable(path, exc) from None
+def _open_store(path: Path, options: _Options) -> storefile.Opened | None:
+    """refs.bib opened and read once no one else writes it, or the one-line refusal if someone still does."""
+    held = busy.wait_closed(path).held
+    if held and options.write:
+        raise busy.busy_error(path, held)
+    busy.settle(path)
+    return storefile.open_store(path)
 
 
-def _unchanged(path: Path, before: Snapshot | None) -> None:
-    try:
-        same = Snapshot.unchanged(path, before)
-    except OSError as exc:
-        raise bibfile.unreadable(path, exc) from None
-    if not same:
+def _replace(path: Path, text: str, opened: storefile.Opened | None) -> bool:
+    """Write ``text`` over ``path`` if it still holds what was read; then make sure the file it
+    replaced was not written after the check (else put those bytes back and merge again)."""
+    written = write_if_changed(path, text, check=lambda: _ready_to_replace(path, opened), keep_owner=True)
+    if written and opened is not None:
+        replaced = opened.now()
+        if replaced != opened.data:
+            write_bytes_if_changed(path, replaced, keep_owner=True)
+            raise _ChangedWhileMerging
+    return written
+
+
+def _ready_to_replace(path: Path, opened: storefile.Opened | None) -> None:
+    """Raise unless ``path`` is the file that was read, with the bytes read, and no one writes it.
+
+    Runs right before the rename. A writer that appears here is waited for; the file then
+    probably changed, so the merge starts again from it.
+    """
+    waited = busy.wait_closed(path)
+    if waited.held:
+        raise busy.busy_error(path, waited.held)
+    now = storefile.snapshot_of(path)
+    was = None if opened is None else (opened.info.st_dev, opened.info.st_ino, opened.snapshot)
+    if waited.waited or now != was:
         raise _ChangedWhileMerging
 
 
