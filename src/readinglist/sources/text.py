@@ -62,8 +62,10 @@ def read_regular(path: Path, label: str | Path) -> bytes:
     except OSError as exc:
         raise ReadingListError(f"cannot read file: {exc.strerror}", label, code=Code.UNREADABLE) from None
     info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode):
+    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
         os.close(fd)
+        if stat.S_ISREG(info.st_mode):  # too large: refused before a byte is read
+            raise too_large(label, info.st_size)
         raise ReadingListError(
             f"not a regular file ({kind(info.st_mode)}): cannot read it", label, code=Code.UNREADABLE
         )
@@ -72,8 +74,8 @@ def read_regular(path: Path, label: str | Path) -> bytes:
             data = handle.read(MAX_BYTES + 1)  # the file may grow after the fstat
         except OSError as exc:
             raise ReadingListError(f"cannot read file: {exc.strerror}", label, code=Code.UNREADABLE) from None
-    if max(info.st_size, len(data)) > MAX_BYTES:
-        raise too_large(label, max(info.st_size, len(data)))
+    if len(data) > MAX_BYTES:
+        raise too_large(label, len(data))
     return data
 
 
