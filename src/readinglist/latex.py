@@ -63,6 +63,46 @@ def dump_to_latex(text: str) -> str:
     return _balance_braces("".join(out))
 
 
+def text_to_latex(text: str) -> str:
+    """Plain text (CSL-JSON's) as LaTeX that shows every character of it, whitespace as it is.
+
+    As ``dump_to_latex``, but a brace is text, not grouping: BibTeX counts every brace, escaped or
+    not, so a pair is escaped (``\\{``, ``\\}``) and a lone one is ``\\textbraceleft{}`` or
+    ``\\textbraceright{}``: the result always balances, and nothing is dropped. A formula between
+    dollars stays math when its braces balance.
+    """
+    text = unicodedata.normalize("NFC", strip_unsafe(text))
+    out, pos = [], 0
+    for start, end in _math_spans(text):
+        if _balance_braces(text[start:end]) == text[start:end]:
+            out += [_escape_text(_escape_braces(text[pos:start])), text[start:end]]
+            pos = end
+    out.append(_escape_text(_escape_braces(text[pos:])))
+    return "".join(out)
+
+
+_LONE_BRACES = {"{": "\\textbraceleft{}", "}": "\\textbraceright{}"}
+
+
+def _escape_braces(text: str) -> str:
+    if "{" not in text and "}" not in text:
+        return text
+    out: list[str] = []
+    opened: list[int] = []
+    for ch in text:
+        if ch == "{":
+            opened.append(len(out))
+        elif ch == "}" and opened:
+            out[opened.pop()] = "\\{"
+            ch = "\\}"
+        elif ch == "}":
+            ch = _LONE_BRACES[ch]
+        out.append(ch)
+    for index in opened:
+        out[index] = _LONE_BRACES["{"]
+    return "".join(out)
+
+
 def _math_spans(text: str) -> list[tuple[int, int]]:
     dollars = [m.start() for m in _DOLLAR.finditer(text)]
     spans, i = [], 0
@@ -128,6 +168,8 @@ LOGOS = {
     "pdfLaTeX": "pdfLaTeX", "ConTeXt": "ConTeXt", "AmS": "AMS", "AMS": "AMS", "MF": "Metafont",
     "METAFONT": "METAFONT", "MP": "MetaPost", "BibLaTeX": "BibLaTeX", "TikZ": "TikZ",
 }  # fmt: skip
+# What ``text_to_latex`` writes for a lone brace (pylatexenc does not know these text commands).
+_BRACE_MACROS = {"textbraceleft": "{", "textbraceright": "}"}
 # A logo eats the space after it, as in TeX, but "\\LaTeX and" in a title means two words.
 _LOGO_SPACE = re.compile(r"\\(" + "|".join(sorted(LOGOS, key=len, reverse=True)) + r")(?![A-Za-z@])\s+")
 # Macros whose argument is the text itself: only its typeface or line breaking changes.
@@ -145,6 +187,7 @@ def _converter() -> LatexNodes2Text:
     macros = [MacroTextSpec(name, simplify_repl=text) for name, text in LOGOS.items()]
     macros += [MacroTextSpec(name, discard=False) for name in KEEP_TEXT]
     macros.append(MacroTextSpec("url", simplify_repl="%s"))  # the address as it is, as the page shows it
+    macros += [MacroTextSpec(name, simplify_repl=text) for name, text in _BRACE_MACROS.items()]
     context.add_context_category("readinglist", macros=macros, prepend=True)
     return LatexNodes2Text(context, math_mode="text", strict_latex_spaces=True)
 

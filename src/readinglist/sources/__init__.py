@@ -19,7 +19,8 @@ from typing import Protocol
 from ..errors import Code, ReadingListError
 from ..model import RawRecord, ReadResult
 from . import arxiv_listing, author_pairs, bibtex, csljson
-from .text import read_text
+from .bounds import bounded
+from .text import binary_data, read_text_and_nul
 
 HEAD = 65536  # characters of the file that detection looks at
 LATEX_KINDS = frozenset({bibtex.KIND, csljson.KIND})
@@ -41,14 +42,19 @@ READERS: tuple[Reader, ...] = (csljson, bibtex, arxiv_listing, author_pairs)
 
 def read_source(path: Path, label: str | None = None) -> ReadResult:
     """Read one source file of any known format; ``label`` (default: the path) names it in records and errors."""
-    label = label or str(path)
-    text = read_text(path, label)
+    return _read(path, label or str(path))[1]
+
+
+def _read(path: Path, label: str) -> tuple[Reader, ReadResult]:
+    text, nul = read_text_and_nul(path, label)
     if not text.strip():
         raise ReadingListError("the file is empty", label, 1, code=Code.EMPTY_FILE)
     head = text[:HEAD]
     for reader in READERS:
         if reader.looks_like(head, path):
-            return reader.read_string(text, label)
+            if nul is not None and reader.KIND not in LATEX_KINDS:
+                raise binary_data(label, nul)  # in a text dump a NUL means a binary file; in a .bib, one bad byte
+            return reader, bounded(reader.read_string(text, label))
     line = next((n for n, text in enumerate(head.split("\n"), 1) if text.strip()), 1)
     raise ReadingListError(
         "not a bibliography file: expected BibTeX/BibLaTeX ('@type{key, ...}' entries), CSL-JSON (a JSON list), "
@@ -60,8 +66,16 @@ def read_source(path: Path, label: str | None = None) -> ReadResult:
 
 
 def read_dump(path: Path, label: str | None = None) -> list[RawRecord]:
-    """The records of ``read_source`` (compatibility: the profile dumps' former entry point)."""
-    return list(read_source(path, label).records)
+    """The records of ``read_source`` (compatibility: the profile dumps' former entry point).
+
+    As that entry point did, a profile dump's first skipped record is an error; ``read_source``,
+    which the import uses, skips it and reads the rest.
+    """
+    reader, result = _read(path, label or str(path))
+    if reader.KIND not in LATEX_KINDS and result.skipped:
+        first = result.skipped[0]
+        raise ReadingListError(first.reason, first.file, first.line, code=Code.BAD_DUMP)
+    return list(result.records)
 
 
 __all__ = ["LATEX_KINDS", "READERS", "Reader", "read_dump", "read_source"]

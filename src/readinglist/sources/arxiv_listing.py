@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 from ..errors import Code, ReadingListError
-from ..model import RawRecord, ReadResult, SourceRef
+from ..model import RawRecord, ReadResult, Skip, SourceRef
 from .text import Line, read_text, split_lines
 
 KIND = "profile"
@@ -34,17 +34,31 @@ def read(path: Path, label: str) -> ReadResult:
 
 
 def read_string(text: str, label: str) -> ReadResult:
-    return ReadResult(tuple(parse(split_lines(text, label), label)))
+    records, skips = parse(split_lines(text, label), label)
+    return ReadResult(tuple(records), tuple(skips))
 
 
 def _first_lines(head: str, count: int) -> list[str]:
     return [line.strip() for line in head.split("\n") if line.strip()][:count]
 
 
-def parse(lines: list[Line], label: str) -> list[RawRecord]:
+def parse(lines: list[Line], label: str) -> tuple[list[RawRecord], list[Skip]]:
+    """The records of the listing; a block out of shape, or text outside any block, is skipped."""
     owner, body = _header(lines, label)
-    blocks = _blocks(body, label)
-    return [_record(block, owner, label) for block in blocks]
+    blocks, skips = _blocks(body, label)
+    records = []
+    for block in blocks:
+        try:
+            records.append(_record(block, owner, label))
+        except _Malformed as exc:
+            skips.append(Skip(label, exc.line, "", exc.reason))
+    return records, sorted(skips, key=lambda s: s.line)
+
+
+class _Malformed(Exception):
+    def __init__(self, reason: str, line: int) -> None:
+        super().__init__(reason)
+        self.reason, self.line = reason, line
 
 
 def _header(lines: list[Line], label: str) -> tuple[str, list[Line]]:
@@ -66,19 +80,24 @@ def _header(lines: list[Line], label: str) -> tuple[str, list[Line]]:
     return owner, lines[i:]
 
 
-def _blocks(body: list[Line], label: str) -> list[list[Line]]:
+def _blocks(body: list[Line], label: str) -> tuple[list[list[Line]], list[Skip]]:
+    """Each record's lines; lines after a block's category line, up to the next year line, are one skip."""
     blocks: list[list[Line]] = []
+    skips: list[Skip] = []
+    stray = False
     for line in body:
         if YEAR_LINE.match(line.text):
             blocks.append([line])
-        elif not blocks or CATEGORY_LINE.match(blocks[-1][-1].text):
+            stray = False
+        elif stray:
+            continue
+        elif CATEGORY_LINE.match(blocks[-1][-1].text):
             what = "category line" if CATEGORY_LINE.match(line.text) else "text"
-            raise ReadingListError(
-                f"{what} outside any record (expected an 'arXiv<YEAR>' line)", label, line.number, code=Code.BAD_DUMP
-            )
+            skips.append(Skip(label, line.number, "", f"{what} outside any record (expected an 'arXiv<YEAR>' line)"))
+            stray = True
         else:
             blocks[-1].append(line)
-    return blocks
+    return blocks, skips
 
 
 def _record(block: list[Line], owner: str, label: str) -> RawRecord:
@@ -89,13 +108,10 @@ def _record(block: list[Line], owner: str, label: str) -> RawRecord:
         categories = tuple(re.findall(CATEGORY + r"(?=[\s,;↗])", rest[-1].text + " "))
         rest = rest[:-1]
     if not rest:
-        raise ReadingListError("record has no title (truncated dump?)", label, head.number, code=Code.BAD_DUMP)
+        raise _Malformed("record has no title (truncated dump?)", head.number)
     if len(rest) > 2:
-        raise ReadingListError(
-            f"record has {len(rest)} text lines; expected a title and at most one abstract line",
-            label,
-            rest[2].number,
-            code=Code.BAD_DUMP,
+        raise _Malformed(
+            f"record has {len(rest)} text lines; expected a title and at most one abstract line", rest[2].number
         )
     return RawRecord(
         source=SourceRef(label, head.number, owner),

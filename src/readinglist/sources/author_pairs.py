@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from ..errors import Code, ReadingListError
-from ..model import RawRecord, ReadResult, SourceRef
+from ..model import RawRecord, ReadResult, Skip, SourceRef
 from .text import Line, read_text, split_lines
 
 KIND = "profile"
@@ -39,26 +39,36 @@ def read(path: Path, label: str) -> ReadResult:
 
 
 def read_string(text: str, label: str) -> ReadResult:
-    return ReadResult(tuple(parse(split_lines(text, label), label)))
+    records, skips = parse(split_lines(text, label), label)
+    return ReadResult(tuple(records), tuple(skips))
 
 
-def parse(lines: list[Line], label: str) -> list[RawRecord]:
+def parse(lines: list[Line], label: str) -> tuple[list[RawRecord], list[Skip]]:
+    """The pairs after the owner line; a stretch that is no pair is skipped up to the next pair."""
     owner, body = lines[0].text, lines[1:]
     if not body:
         raise ReadingListError(
             "profile has an owner line but no records (truncated dump?)", label, lines[0].number, code=Code.BAD_DUMP
         )
-    records = []
-    for i in range(0, len(body), 2):
-        names, text = body[i], body[i + 1] if i + 1 < len(body) else None
-        if not is_author_line(names.text):
-            raise ReadingListError(
-                "expected an author line (comma-separated names)", label, names.number, code=Code.BAD_DUMP
-            )
-        if text is None or is_author_line(text.text):
-            raise ReadingListError("author line has no abstract after it", label, names.number, code=Code.BAD_DUMP)
-        records.append(_record(names, text, owner, label))
-    return records
+    records, skips, i = [], [], 0
+    while i < len(body):
+        if _pair_at(body, i):
+            records.append(_record(body[i], body[i + 1], owner, label))
+            i += 2
+            continue
+        skips.append(Skip(label, body[i].number, "", _problem(body, i)))
+        i = next((j for j in range(i + 1, len(body)) if _pair_at(body, j)), len(body))
+    return records, skips
+
+
+def _pair_at(body: list[Line], i: int) -> bool:
+    return i + 1 < len(body) and is_author_line(body[i].text) and not is_author_line(body[i + 1].text)
+
+
+def _problem(body: list[Line], i: int) -> str:
+    if not is_author_line(body[i].text):
+        return "expected an author line (comma-separated names)"
+    return "author line has no abstract after it"
 
 
 def _record(names: Line, text: Line, owner: str, label: str) -> RawRecord:

@@ -18,6 +18,7 @@ from pybtex.scanner import PybtexSyntaxError
 from pybtex.utils import CaseInsensitiveDict
 
 from ..bibsyntax import closing, line_counter
+from .bounds import BoundedValues, RefusedMacro, TooLarge
 from .fields import MONTH_MACROS
 
 _COMMAND = re.compile(r"@\s*([A-Za-z][\w-]*)\s*([{(])")
@@ -41,8 +42,8 @@ class Problem:
     reason: str
 
 
-class Scanner(LowLevelParser):  # type: ignore[misc]
-    """Yields every readable entry; ``problems`` lists the others."""
+class Scanner(BoundedValues, LowLevelParser):  # type: ignore[misc]
+    """Yields every readable entry; ``problems`` lists the others (a value past the bounds among them)."""
 
     text: str
     pos: int
@@ -84,6 +85,7 @@ class Scanner(LowLevelParser):  # type: ignore[misc]
         line = self.lineno
         for start, end in zip(starts, [*starts[1:], len(self.text)], strict=True):
             piece = Scanner(self.text[start:end], self.macros, line)
+            piece.refused = self.refused
             yield from piece.entries()
             self.problems += piece.problems
             line += self.text.count("\n", start, end)
@@ -121,7 +123,8 @@ class Scanner(LowLevelParser):  # type: ignore[misc]
         key = self.current_entry_key or ""
         if match.group(1).lower() == "string":
             key = f"@string {self.current_field_name or ''}".strip()
-        self.problems.append(Problem(self.entry_line, key, self._reason(error, unclosed)))
+        if not (isinstance(error, RefusedMacro) and key.startswith("@string")):  # the refused one has its line
+            self.problems.append(Problem(self.entry_line, key, self._reason(error, unclosed)))
         self._jump(next_start if end is None else end)
         self.bounded = self.bounded or unclosed
 
@@ -130,6 +133,8 @@ class Scanner(LowLevelParser):  # type: ignore[misc]
         return following.start() if following else len(self.text)
 
     def _reason(self, error: PybtexSyntaxError, unclosed: bool) -> str:
+        if isinstance(error, TooLarge):
+            return str(error.args[0])
         if error.error_type == "undefined string":
             where = f" in field {self.current_field_name!r}" if self.current_field_name else ""
             return f"undefined @string macro {str(error.args[0])!r}{where}"

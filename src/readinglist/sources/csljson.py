@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,12 @@ from .text import read_text
 
 KIND = "csl-json"
 _START = re.compile(r'\s*(?:\[\s*[{\]]|\{\s*")')
+# A list whose first item is no object ("[5, {...}]"): CSL-JSON too, if that item decodes.
+_OTHER_FIRST = re.compile(r'\s*\[\s*(?=["\[0-9-]|true|false|null)')
+# A value's brackets and strings, to find the end of an item ``json`` cannot decode.
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_SCALAR = re.compile(r'-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|"(?:[^"\\]|\\.)*"|true|false|null')
+_KEY = re.compile(r'"(?:citation-key|id)"\s*:\s*"((?:[^"\\]|\\.){1,200})"')
 _WS = re.compile(r"\s*")
 _DECODER = json.JSONDecoder()
 _ARXIV = re.compile(r"(?:arxiv\.org/(?:abs|pdf)/|arxiv[:.])([^\s?#]+?)(?:\.pdf)?$", re.I)
@@ -29,7 +36,16 @@ _ARXIV = re.compile(r"(?:arxiv\.org/(?:abs|pdf)/|arxiv[:.])([^\s?#]+?)(?:\.pdf)?
 
 def looks_like(head: str, path: Path) -> bool:
     """A JSON list of objects, or one object: CSL-JSON if it decodes (``read`` says when not)."""
-    return bool(_START.match(head))
+    if _START.match(head):
+        return True
+    other = _OTHER_FIRST.match(head)
+    if other is None:
+        return False
+    try:
+        end = _DECODER.raw_decode(head, other.end())[1]
+    except (ValueError, RecursionError):
+        return False
+    return head[end:].lstrip()[:1] in (",", "]")
 
 
 def read(path: Path, label: str) -> ReadResult:
@@ -46,10 +62,10 @@ def read_string(text: str, label: str) -> ReadResult:
         )
     for offset, item in items:
         line = line_of(offset)
-        key = str(item.get("citation-key") or item.get("id") or "") if isinstance(item, dict) else ""
+        key = _key(item)
         try:
             records.append(_record(item, line, label))
-        except ValueError as exc:
+        except (ValueError, TypeError) as exc:
             skips.append(Skip(label, line, key, str(exc)))
     return ReadResult(tuple(records), tuple(skips))
 
@@ -72,6 +88,56 @@ def _items(text: str, label: str) -> Iterator[tuple[int, Any]]:
         raise ReadingListError(
             f"not valid JSON ({exc.msg}): not a CSL-JSON file", label, exc.lineno, code=Code.BAD_CSL_JSON
         ) from None
+    except (RecursionError, ValueError) as exc:  # only when the file is one object: a list's items are skipped
+        raise ReadingListError(_unreadable(exc).reason, label, 1, code=Code.TOO_LARGE) from None
+
+
+@dataclass(frozen=True)
+class _Unreadable:
+    """An item ``json`` refused though it is well formed: nested too deep, or a number too long."""
+
+    reason: str
+    key: str = ""
+
+
+def _unreadable(exc: BaseException, key: str = "") -> _Unreadable:
+    if isinstance(exc, RecursionError):
+        return _Unreadable("nested too deeply to read (lists or objects about 1,000 levels deep)", key)
+    return _Unreadable(f"cannot read it: {exc}", key)  # Python's bound on a number's digits
+
+
+def _decoded(text: str, pos: int) -> tuple[Any, int]:
+    """The item at ``pos`` and where it ends; an ``_Unreadable`` for an item ``json`` cannot hold."""
+    try:
+        return _DECODER.raw_decode(text, pos)
+    except json.JSONDecodeError:
+        raise
+    except (RecursionError, ValueError) as exc:
+        end = _value_end(text, pos)
+        key = _KEY.search(text, pos, end)
+        return _unreadable(exc, key.group(1) if key else ""), end
+
+
+def _value_end(text: str, pos: int) -> int:
+    """Where the JSON value at ``pos`` ends, found by its brackets and strings alone (no recursion)."""
+    scalar = _SCALAR.match(text, pos)
+    if scalar:
+        return scalar.end()
+    depth = 0
+    for token in _TOKEN.finditer(text, pos):
+        if token.group(0) in ("[", "{"):
+            depth += 1
+        elif token.group(0) in ("]", "}"):
+            depth -= 1
+        if depth == 0:
+            return token.end()
+    raise json.JSONDecodeError("the item is never closed", text, pos)
+
+
+def _key(item: Any) -> str:
+    if isinstance(item, _Unreadable):
+        return item.key
+    return cslmap.plain(item.get("citation-key") or item.get("id") or "") if isinstance(item, dict) else ""
 
 
 def _list(text: str, pos: int, label: str) -> Iterator[tuple[int, Any]]:
@@ -79,7 +145,7 @@ def _list(text: str, pos: int, label: str) -> Iterator[tuple[int, Any]]:
     if text.startswith("]", pos):
         return _check_end(text, pos + 1, label)
     while True:
-        item, end = _DECODER.raw_decode(text, pos)
+        item, end = _decoded(text, pos)
         yield pos, item
         pos = _WS.match(text, end).end()  # type: ignore[union-attr]
         if text.startswith("]", pos):
@@ -95,9 +161,11 @@ def _check_end(text: str, end: int, label: str) -> None:
 
 
 def _record(item: Any, line: int, label: str) -> RawRecord:
+    if isinstance(item, _Unreadable):
+        raise ValueError(item.reason)
     if not isinstance(item, dict):
         raise ValueError("not a CSL-JSON item (expected an object)")
-    csl_type = str(item.get("type", ""))
+    csl_type = cslmap.plain(item.get("type", ""))
     entry_type = cslmap.TYPES.get(csl_type, "misc")
     title = cslmap.latex(item.get("title", ""))
     if not title:
@@ -113,11 +181,11 @@ def _record(item: Any, line: int, label: str) -> RawRecord:
         year=year,
         abstract=cslmap.latex(item.get("abstract", "")),
         categories=categories,
-        key=str(item.get("citation-key") or item.get("id") or ""),
+        key=_key(item),
         entry_type=entry_type,
-        doi=normalize_doi(str(item.get("DOI", ""))),
+        doi=normalize_doi(cslmap.plain(item.get("DOI", ""))),
         eprint=_eprint(item),
-        url=str(item.get("URL", "")).strip(),
+        url=cslmap.plain(item.get("URL", "")).strip(),
         keywords=keywords,
         fields=_fields(item, csl_type, entry_type, month),
     )
@@ -133,13 +201,13 @@ def _names(people: Any) -> tuple[tuple[str, ...], bool]:
 
 def _tags(item: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     ids = arxiv_categories.ids()
-    words = split_keywords(str(item.get("keyword", "")))
+    words = split_keywords(cslmap.plain(item.get("keyword", "")))
     return tuple(w for w in words if w in ids), tuple(cslmap.latex(w) for w in words if w not in ids)
 
 
 def _eprint(item: dict[str, Any]) -> str:
     for name in ("number", "archive_location", "URL", "DOI"):
-        match = _ARXIV.search(str(item.get(name, "")).strip())
+        match = _ARXIV.search(cslmap.plain(item.get(name, "")).strip())
         if match and arxiv_eprint(match.group(1)):
             return arxiv_eprint(match.group(1))
     return ""
@@ -163,7 +231,12 @@ def _fields(item: dict[str, Any], csl_type: str, entry_type: str, month: str) ->
         out["editor"] = " and ".join(editors + (("others",) if et_al else ()))
     if month:
         out["month"] = month
-    accessed = item.get("accessed")
-    if isinstance(accessed, dict) and accessed.get("date-parts"):
-        out["urldate"] = "-".join(f"{int(p):02d}" for p in accessed["date-parts"][0] if str(p).isdigit())
+    out["urldate"] = _urldate(item.get("accessed"))
     return tuple((k, v) for k, v in out.items() if v)
+
+
+def _urldate(accessed: Any) -> str:
+    """``2023-04-01`` from CSL's ``accessed`` date; empty when it has no date parts of digits."""
+    parts = accessed.get("date-parts") if isinstance(accessed, dict) else None
+    first = parts[0] if isinstance(parts, list) and parts and isinstance(parts[0], list) else []
+    return "-".join(f"{int(p):02d}" for p in first[:3] if re.fullmatch(r"[0-9]{1,4}", str(p)))

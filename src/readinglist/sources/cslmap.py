@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..latex import dump_to_latex
+from ..latex import text_to_latex
 from .fields import MONTHS
 
 # CSL 1.0.2 item types -> BibTeX/BibLaTeX entry types. "article" is CSL's preprint.
@@ -38,35 +38,77 @@ VARIABLES: Mapping[str, str] = {
 }  # fmt: skip
 
 
+def plain(value: Any) -> str:
+    """A CSL value as text: a string as it is, a number as ``str(n)``, a list's strings and numbers
+    joined with ", "; anything else (an object, null, true) is no text. Never a Python repr."""
+    if isinstance(value, list):
+        return ", ".join(text for text in map(_scalar, value) if text)
+    return _scalar(value)
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return ""
+
+
 def latex(value: Any) -> str:
-    """A CSL string (or number) as LaTeX: specials escaped, the rich-text tags made commands."""
-    text = dump_to_latex(" ".join(str(value).split()))
-    for pattern, replacement in _TAGS:
-        text = pattern.sub(replacement, text)
-    return re.sub(r"<[^>]*>", "", text)  # any other tag: its text stays, the tag goes
+    """A CSL string (or number) as LaTeX: every character kept as text, the rich-text tags made commands.
+
+    Only CSL's own tags (``<i>``, ``<b>``, ``<sup>``, ``<sub>``, ``<sc>``, ``<span class="nocase">``,
+    ``<span class="nodecor">``, ``<span style="font-variant:small-caps;">``) that open and close in
+    order are markup, as citeproc-js reads them; any other ``<`` or ``>`` (``k < 3``, ``<script>``,
+    an unclosed ``<i>``) is text.
+    """
+    text = " ".join(plain(value).split())
+    out, pos = [], 0
+    for match, command in _paired_tags(text):
+        out += [text_to_latex(text[pos : match.start()]), command]
+        pos = match.end()
+    out.append(text_to_latex(text[pos:]))
+    return "".join(out)
 
 
-_TAGS = [
-    (re.compile(r"<span class=\\?\"nocase\\?\">(.*?)</span>"), r"{\1}"),
-    (re.compile(r"<span style=\\?\"font-variant:\s*small-caps;?\\?\">(.*?)</span>"), r"\\textsc{\1}"),
-    (re.compile(r"<i>(.*?)</i>"), r"\\emph{\1}"),
-    (re.compile(r"<b>(.*?)</b>"), r"\\textbf{\1}"),
-    (re.compile(r"<sup>(.*?)</sup>"), r"\\textsuperscript{\1}"),
-    (re.compile(r"<sub>(.*?)</sub>"), r"\\textsubscript{\1}"),
-]
+_TAG = re.compile(
+    r'<(/?)(i|b|sup|sub|sc|span)((?:\s+class="(?:nocase|nodecor)"|\s+style="font-variant:\s*small-caps;?"))?\s*>'
+)
+_COMMANDS = {"i": "\\emph{", "b": "\\textbf{", "sup": "\\textsuperscript{", "sub": "\\textsubscript{",
+             "sc": "\\textsc{", "nocase": "{", "nodecor": "{", "small-caps": "\\textsc{"}  # fmt: skip
+
+
+def _paired_tags(text: str) -> list[tuple[re.Match[str], str]]:
+    """The tags that open and close in order, each with its LaTeX (a command's start, or "}"), in text order."""
+    opened: list[re.Match[str]] = []
+    pairs: list[tuple[re.Match[str], str]] = []
+    for match in _TAG.finditer(text):
+        closing, name, attributes = match.groups()
+        if closing and not attributes and opened and opened[-1].group(2) == name:
+            start = opened.pop()
+            pairs += [(start, _command(start)), (match, "}")]
+        elif not closing and bool(attributes) == (name == "span"):
+            opened.append(match)
+    return sorted(pairs, key=lambda pair: pair[0].start())
+
+
+def _command(match: re.Match[str]) -> str:
+    attributes = match.group(3) or ""
+    kind = next((k for k in ("nocase", "nodecor", "small-caps") if k in attributes), match.group(2))
+    return _COMMANDS[kind]
 
 
 def name(person: Any) -> str:
     """A CSL name object as BibTeX's ``von Last, Jr, First``; a ``literal`` name braced whole."""
     if not isinstance(person, dict):
-        raise ValueError(f"a name is not an object: {person!r}")
+        raise ValueError(f"a name is not an object: {_shown(person)}")
     if person.get("literal"):
         return "{" + latex(person["literal"]) + "}"
     family = latex(person.get("family", ""))
     if not family:
         given = latex(person.get("given", ""))
         if not given:
-            raise ValueError(f"a name has neither family, given nor literal: {person!r}")
+            raise ValueError(f"a name has neither family, given nor literal: {_shown(person)}")
         return "{" + given + "}"
     if "," in family or re.search(r"\band\b", family, re.I) or " " in family:
         family = "{" + family + "}"  # stays one family name when BibTeX splits the name again
@@ -75,6 +117,12 @@ def name(person: Any) -> str:
     given = " ".join(latex(person[k]) for k in ("given", "dropping-particle") if person.get(k))
     suffix = latex(person.get("suffix", ""))
     return ", ".join(p for p in (last, suffix, given) if p) if not suffix or given else f"{last}, {suffix}, "
+
+
+def _shown(value: Any) -> str:
+    """A value for a skip's reason: its JSON, cut short (it is the file's text, and may be huge)."""
+    shown = repr(value)
+    return shown if len(shown) <= 80 else shown[:77] + "..."
 
 
 def date(value: Any) -> tuple[int | None, str]:
@@ -86,7 +134,7 @@ def date(value: Any) -> tuple[int | None, str]:
     parts = value.get("date-parts")
     if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
         return _int(parts[0][0]), _month(parts[0][1] if len(parts[0]) > 1 else None)
-    text = str(value.get("raw") or value.get("literal") or "")
+    text = plain(value.get("raw") or value.get("literal") or "")
     match = re.search(r"(?<![0-9])([0-9]{4})(?:-([0-9]{1,2}))?(?![0-9])", text)
     return (int(match.group(1)), _month(match.group(2))) if match else (None, "")
 

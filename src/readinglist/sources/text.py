@@ -50,8 +50,26 @@ def split_lines(text: str, label: str) -> list[Line]:
 
 def read_text(path: Path, label: str) -> str:
     """The whole text of ``path`` with ``\\n`` line ends and unsafe characters removed (lines keep their numbers)."""
+    text, nul = read_text_and_nul(path, label)
+    if nul is not None:
+        raise binary_data(label, nul)
+    return text
+
+
+def read_text_and_nul(path: Path, label: str) -> tuple[str, int | None]:
+    """``read_text``, with a NUL removed as any other control character, and the line of the first NUL.
+
+    Where a NUL means a binary file (a text dump) the caller refuses the file with ``binary_data``;
+    in BibTeX or CSL-JSON it is one more character of one entry, and must not reject the others.
+    UTF-16 without a byte-order mark (NUL bytes everywhere) is refused here.
+    """
     text = _decode(read_regular(path, label), label)
-    return strip_unsafe(text.replace("\r\n", "\n").replace("\r", "\n"))
+    nul = _text_line(text[: text.index("\x00")]) if "\x00" in text else None
+    return strip_unsafe(text.replace("\r\n", "\n").replace("\r", "\n")), nul
+
+
+def binary_data(label: str, line: int) -> ReadingListError:
+    return ReadingListError("binary data (NUL byte): not a text dump", label, line, code=Code.BINARY_FILE)
 
 
 def read_regular(path: Path, label: str | Path) -> bytes:
@@ -97,8 +115,8 @@ def _decode(data: bytes, label: str) -> str:
         raise ReadingListError("the file is empty", label, 1, code=Code.EMPTY_FILE)
     codec, name = next(((c, n) for bom, c, n in BOMS if data.startswith(bom)), ("utf-8-sig", "UTF-8"))
     codec, name = _declared(data) or (codec, name)
-    if codec == "utf-8-sig" and b"\x00" in data:  # UTF-16 and UTF-32 are full of NUL bytes
-        hint = "; UTF-16 without a byte-order mark? save the file as UTF-8" if _wide(data) else ""
+    if codec == "utf-8-sig" and b"\x00" in data and _wide(data):  # UTF-16 and UTF-32 are full of NUL bytes
+        hint = "; UTF-16 without a byte-order mark? save the file as UTF-8"
         line = _line_of(data, data.index(b"\x00"))
         raise ReadingListError(f"binary data (NUL byte): not a text dump{hint}", label, line, code=Code.BINARY_FILE)
     try:
@@ -111,13 +129,6 @@ def _decode(data: bytes, label: str) -> str:
             line,
             code=Code.NOT_UTF8,
         ) from None
-    if "\x00" in text:
-        raise ReadingListError(
-            "binary data (NUL character): not a text dump",
-            label,
-            _text_line(text[: text.index("\x00")]),
-            code=Code.BINARY_FILE,
-        )
     return text
 
 

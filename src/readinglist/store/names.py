@@ -10,11 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from pybtex.bibtex.utils import split_name_list
-from pybtex.database import Person
-from pybtex.database.input.bibtex import Parser
+from pybtex.database import BibliographyData, Person
+from pybtex.database.input.bibtex import LowLevelParser, Parser
 
 from ..latex import to_text
 from ..sources.biblatex import extended_name, is_extended_name
+from ..sources.bounds import BoundedValues
 
 
 def bibtex_name(name: str) -> str:
@@ -38,8 +39,35 @@ def is_others(person: Person) -> bool:
     return " ".join(plain.replace("~", " ").strip("{}").split()).rstrip(".").lower() in ("others", "et al")
 
 
+class _BoundedScanner(BoundedValues, LowLevelParser):  # type: ignore[misc]
+    """pybtex's scanner with its values and macro expansion bounded (``sources.bounds``)."""
+
+
 class StoreParser(Parser):  # type: ignore[misc]  # pybtex has no type hints
-    """pybtex's parser, reading BibLaTeX's extended name form as well as BibTeX's."""
+    """pybtex's parser, reading BibLaTeX's extended name form as well as BibTeX's, its values bounded.
+
+    An ``@string`` bomb typed into refs.bib stops at the first value past the bound with a
+    ``TooLarge`` (a ``PybtexSyntaxError`` with its line), instead of doubling to gigabytes.
+    """
+
+    def parse_string(self, text: str) -> BibliographyData:
+        """pybtex's ``Parser.parse_string`` (0.24), with the bounded scanner in place of ``LowLevelParser``."""
+        self.unnamed_entry_counter = 1
+        self.command_start = 0
+        scanner = _BoundedScanner(
+            text,
+            keyless_entries=self.keyless_entries,
+            handle_error=self.handle_error,
+            want_entry=self.data.want_entry,
+            filename=self.filename,
+            macros=self.macros,
+        )
+        for entry_type, body in scanner:
+            if entry_type.lower() == "preamble":
+                self.process_preamble(*body)
+            elif entry_type.lower() != "string":
+                self.process_entry(entry_type, *body)
+        return self.data
 
     def process_entry(self, entry_type: str, key: str | None, fields: list[tuple[str, Any]]) -> None:
         converted = []
