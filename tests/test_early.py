@@ -24,13 +24,13 @@ def events(monkeypatch: pytest.MonkeyPatch) -> Events:
     real_start, real_wait, real_render = child.start, child.wait, generate._render
 
     def start(argv: list[str], *args: Any, **kwargs: Any) -> subprocess.Popen[str]:
-        if argv[1:3] == ["-m", "sphinx"]:
+        if argv[1:3] == ["-m", early.SPHINX]:
             log.append("sphinx early" if any(a.startswith(early.SETTING) for a in argv) else "sphinx")
         return real_start(argv, *args, **kwargs)
 
     def wait(process: subprocess.Popen[str]) -> subprocess.CompletedProcess[str]:
         result = real_wait(process)
-        if list(process.args)[1:3] == ["-m", "sphinx"]:  # type: ignore[arg-type]
+        if list(process.args)[1:3] == ["-m", early.SPHINX]:  # type: ignore[arg-type]
             log.append(f"sphinx exit {result.returncode}")
         return result
 

@@ -12,8 +12,8 @@ import pytest
 from hostile_kit import dump_record, records_project
 from readinglist.cli import main
 from readinglist.config import load_config
-from readinglist.site import child, uptodate
-from readinglist.site.build import DOCTREES
+from readinglist.site import child, early, uptodate
+from readinglist.site.build import doctrees_path
 
 Runs = list[list[str]]
 
@@ -25,7 +25,7 @@ def sphinx_runs(monkeypatch: pytest.MonkeyPatch) -> Runs:
     real = child.start
 
     def counting(argv: list[str], *args: Any, **kwargs: Any) -> subprocess.Popen[str]:
-        if argv[1:3] == ["-m", "sphinx"]:
+        if argv[1:3] == ["-m", early.SPHINX]:
             runs.append(argv)
         return real(argv, *args, **kwargs)
 
@@ -56,12 +56,12 @@ def test_a_second_build_starts_no_sphinx_and_says_the_site_is_up_to_date(
 ) -> None:
     root, out = _project(tmp_path)
     assert _build(root, out) == 0 and len(sphinx_runs) == 1
-    pickle = (out / DOCTREES / "environment.pickle").stat().st_mtime_ns
+    pickle = (doctrees_path(load_config(root), out) / "environment.pickle").stat().st_mtime_ns
     capsys.readouterr()
     assert _build(root, out) == 0
     assert len(sphinx_runs) == 1
     assert "site up to date" in capsys.readouterr().out
-    assert (out / DOCTREES / "environment.pickle").stat().st_mtime_ns == pickle
+    assert (doctrees_path(load_config(root), out) / "environment.pickle").stat().st_mtime_ns == pickle
 
 
 @pytest.mark.parametrize(
@@ -97,7 +97,7 @@ def test_a_note_saved_while_sphinx_reads_is_built_by_the_next_build(tmp_path: Pa
 
     def saving_meanwhile(process: subprocess.Popen[str]) -> subprocess.CompletedProcess[str]:
         result = real(process)
-        if list(process.args)[1:3] == ["-m", "sphinx"]:  # type: ignore[arg-type]
+        if list(process.args)[1:3] == ["-m", early.SPHINX]:  # type: ignore[arg-type]
             _note(root, "Saved while Sphinx ran.\n")  # after Sphinx has read the pages
         return result
 
@@ -113,7 +113,7 @@ def test_a_note_saved_while_sphinx_reads_is_built_by_the_next_build(tmp_path: Pa
 def test_a_failed_build_leaves_no_stamp(tmp_path: Path, sphinx_runs: Runs) -> None:
     root, out = _project(tmp_path)
     assert _build(root, out) == 0
-    stamp = out / DOCTREES / uptodate.STAMP
+    stamp = doctrees_path(load_config(root), out) / uptodate.STAMP
     assert stamp.is_file()
     _note(root, "See {ref}`nowhere`.\n")  # a warning, so an error
     assert _build(root, out) == 1 and not stamp.exists()
@@ -134,9 +134,10 @@ def test_the_inputs_name_the_installed_distributions_and_the_command_line(
 
 
 def test_notes_in_a_linked_folder_are_watched_through_the_link(tmp_path: Path, sphinx_runs: Runs) -> None:
-    """Notes kept in a synced folder, docs/notes a link to it: an edit there is an edit."""
+    """Notes kept in a synced folder, docs/notes a link to it: an edit there is an edit. (The folder
+    is in the project: a link out of it is refused, tests/test_site_safety.py.)"""
     root, out = _project(tmp_path)
-    synced = tmp_path / "synced"
+    synced = root / "synced"
     synced.mkdir()
     (synced / "hostile1.md").write_text("A first note.\n", encoding="utf-8")
     (root / "docs" / "notes").symlink_to(synced, target_is_directory=True)
