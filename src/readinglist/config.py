@@ -10,6 +10,7 @@ from .errors import Code, ReadingListError
 from .tomlfile import read_toml
 
 CONFIG_FILE = Path("conf") / "readinglist.toml"
+AT_LEAST_ONE = ("author_chart_min", "author_feed_min")  # papers an author needs for a chart, a feed
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,7 @@ class Config:
     graph: bool = True  # related-work graphs on paper and topic pages (render/graph.py)
     charts: bool = True  # papers-per-year charts (render/charts.py); off saves drawing them
     author_chart_min: int = 10  # an author with fewer papers gets no chart
+    author_feed_min: int = 3  # an author with fewer papers gets no Atom feed
 
     @property
     def bib_path(self) -> Path:
@@ -85,5 +87,7 @@ def _validated(data: dict[str, Any], path: Path) -> dict[str, Any]:
             value = float(value)
         elif not isinstance(value, type(default)) or isinstance(value, bool) != isinstance(default, bool):
             raise ReadingListError(f"[site].{name} must be a {type(default).__name__}", path, code=Code.BAD_CONFIG)
+        if name in AT_LEAST_ONE and value < 1:
+            raise ReadingListError(f"[site].{name} must be 1 or more, not {value}", path, code=Code.BAD_CONFIG)
         out[name] = value
     return out

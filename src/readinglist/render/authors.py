@@ -3,11 +3,17 @@
 A page per author made up 62% of a 10,000-paper site's documents, most of them for a
 single paper, and each page costs Sphinx's fixed per-document work. Grouped by initial,
 the pages stay few (at most 27) and every author keeps an anchor to link to.
+
+A chart or a feed of one's own is for the authors a reader follows: those with at least
+``[site] author_chart_min`` (``author_feed_min``) papers, and of them the ``MOST`` most
+prolific. Twenty collaboration papers of 5,000 authors each otherwise drew 10,000 charts
+and wrote 5,000 feeds (more than 10 minutes), each the same as the next.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
 
 from ..latex import ascii_fold
 from ..model import Author, Library, Paper, Topic
@@ -20,6 +26,9 @@ from .memo import current, key_of, one
 
 OTHER = "other"  # last names that do not start with a letter a-z once accents are folded
 TOP = 20  # the most frequent authors, listed on the index page
+MOST = 200  # authors with a chart (or a feed) of their own, at most: the most prolific
+LONG = 20  # a paper with more authors names the first FEW of them ("… and 4,990 others")
+FEW = 10
 
 
 def last_name(author: Author) -> str:
@@ -30,6 +39,25 @@ def last_name(author: Author) -> str:
 def initial(author: Author) -> str:
     first = last_name(author)[:1]
     return first if "a" <= first <= "z" else OTHER
+
+
+def prolific(authors: Iterable[Author], least: int, count: Callable[[Author], int]) -> set[str]:
+    """The ids of the ``MOST`` authors with the most papers (as ``count`` counts them, at least
+    ``least``); ties go by last name, as on the index page."""
+    ranked = sorted((a for a in authors if count(a) >= least), key=lambda a: (-count(a), last_name(a), a.name, a.id))
+    return {a.id for a in ranked[:MOST]}
+
+
+def own_papers(author: Author) -> list[str]:
+    """The author's papers but those flagged as a namesake's (``Author.flags``)."""
+    flagged = {f.key for f in author.flags}
+    return [k for k in author.papers if k not in flagged]
+
+
+def shown_names(names: Sequence[str]) -> tuple[list[str], int]:
+    """The names a paper's page or feed entry lists, and how many it leaves out: all of up to
+    ``LONG``, else the first ``FEW`` (the BibTeX in the Cite menu has them all)."""
+    return (list(names), 0) if len(names) <= LONG else (list(names[:FEW]), len(names) - FEW)
 
 
 def author_urls(library: Library) -> dict[str, str]:
@@ -49,11 +77,13 @@ def author_pages(library: Library) -> dict[str, str]:
     for author in sorted(library.authors, key=lambda a: (last_name(a), a.name, a.id)):
         groups[initial(author)].append(author)
     topics = key_of(library.topics)
+    charted = prolific(library.authors, author_min(), lambda a: len(own_papers(a)))
     pages = {}
     for letter, members in groups.items():
         path = f"{AUTHORS}/{letter}.md"
-        key = key_of(letter, members, _papers_read(members, by_key), topics)
-        pages[path] = one(path, key, _letter_page, letter, members, by_key, library.topics)
+        drawn = sorted(a.id for a in members if a.id in charted)
+        key = key_of(letter, members, _papers_read(members, by_key), topics, drawn)
+        pages[path] = one(path, key, _letter_page, letter, members, by_key, library.topics, set(drawn))
     pages[f"{AUTHORS}/index.md"] = _index_page(library, groups)
     return pages
 
@@ -65,17 +95,19 @@ def _papers_read(members: list[Author], by_key: dict[str, Paper]) -> list[str]:
     return [memo.digest(by_key.get(k)) for k in keys]
 
 
-def _letter_page(letter: str, members: list[Author], by_key: dict[str, Paper], topics: tuple[Topic, ...]) -> str:
+def _letter_page(
+    letter: str, members: list[Author], by_key: dict[str, Paper], topics: tuple[Topic, ...], charted: set[str]
+) -> str:
     heading = "Other last names" if letter == OTHER else letter.upper()
     return render(
         "authors.md.j2",
         title=f"Authors: {heading}",
         intro=f"{plural(len(members), 'author')}, by last name, each with their papers in this list, newest first.",
-        authors=[_section(a, by_key, topics) for a in members],
+        authors=[_section(a, by_key, topics, a.id in charted) for a in members],
     )
 
 
-def _section(author: Author, by_key: dict[str, Paper], topics: tuple[Topic, ...]) -> dict[str, object]:
+def _section(author: Author, by_key: dict[str, Paper], topics: tuple[Topic, ...], charted: bool) -> dict[str, object]:
     flagged = {f.key: f.evidence for f in author.flags}
     papers = newest_first([by_key[k] for k in author.papers])
     intro = plural(len(papers), "paper")
@@ -85,8 +117,7 @@ def _section(author: Author, by_key: dict[str, Paper], topics: tuple[Topic, ...]
             " a different person with the same name. They are kept, and listed apart below with the evidence"
         )
     own = [p for p in papers if p.key not in flagged]  # a namesake's papers are not in the chart
-    enough = len(own) >= author_min()
-    drawn = chart(f"{AUTHORS}/{author.id}", f"by {author.name}", own, topic_stack(topics)) if enough else Md("")
+    drawn = chart(f"{AUTHORS}/{author.id}", f"by {author.name}", own, topic_stack(topics)) if charted else Md("")
     return {
         "name": Md(f"{{readinglist-anchor}}`author-{author.id}`{md_text(author.name)}"),
         "chart": drawn,

@@ -103,6 +103,8 @@ class Charts:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.files: dict[str, str] = {}
+        # Charts of the same numbers are the same SVGs: drawn once (co-authors of the same papers).
+        self._svgs: dict[Counts, tuple[str, str]] = {}
 
     def chart(self, name: str, subject: str, papers: Sequence[Paper], stack: Stack) -> Md:
         if not self.settings.enabled:
@@ -114,7 +116,9 @@ class Charts:
 
         light, dark = f"{FOLDER}/{name}.svg", f"{FOLDER}/{name}{DARK}.svg"
         previous = self.settings.previous and self.settings.previous / light
-        self.files[light], self.files[dark] = themed(counts, previous)
+        if counts not in self._svgs:
+            self._svgs[counts] = themed(counts, previous)
+        self.files[light], self.files[dark] = self._svgs[counts]
         return _markup(light, dark, subject, counts, stack.by if len(stack.labels) > 1 else "")
 
 

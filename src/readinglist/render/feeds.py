@@ -24,7 +24,7 @@ from feedgen.feed import FeedGenerator
 from ..enrich.credit import work_credit
 from ..latex import to_text
 from ..model import Library, Paper
-from .authors import initial
+from .authors import initial, prolific, shown_names
 from .escape import clean
 from .links import AUTHORS, PAPERS, TOPICS, display_title
 from .memo import current, key_of, one
@@ -33,7 +33,7 @@ from .registry import FEED_INDEX, FEEDS
 from .workflow import LABELS, added_on, status
 
 LIMIT = 50  # entries per feed: the newest additions
-AUTHOR_MIN = 2  # an author gets a feed from this many papers on (single-paper authors are most authors)
+AUTHOR_MIN = 3  # the default [site] author_feed_min: an author gets a feed from this many papers on
 EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
 Notes = Mapping[str, Mapping[str, Any]]
 
@@ -49,7 +49,8 @@ class Feed:
 def feed_files(library: Library, notes: Notes, site: Mapping[str, str]) -> dict[str, str]:
     """``{path under docs/: text}``: one Atom file per feed and the index of who advertises what."""
     base = site.get("base_url", "").rstrip("/")
-    feeds = list(_feeds(library, notes, site.get("title", "Reading list")))
+    least = int(site.get("author_feed_min", AUTHOR_MIN))
+    feeds = list(_feeds(library, notes, site.get("title", "Reading list"), least))
     # Every paper's place in the whole list's order, and its entry, made once for all its feeds.
     rank = {p.key: i for i, p in enumerate(newest(library.papers, notes, len(library.papers)))}
     entries: dict[str, FeedEntry] = {}
@@ -61,7 +62,7 @@ def feed_files(library: Library, notes: Notes, site: Mapping[str, str]) -> dict[
     return files
 
 
-def _feeds(library: Library, notes: Notes, title: str) -> list[Feed]:
+def _feeds(library: Library, notes: Notes, title: str, least: int) -> list[Feed]:
     by_key = library.by_key()
     feeds = [Feed("all", f"{title}: newest papers", "index", library.papers)]
     for topic in library.topics:
@@ -70,8 +71,9 @@ def _feeds(library: Library, notes: Notes, title: str) -> list[Feed]:
             feeds.append(Feed(_name("topic", t.id), f"{title}: {to_text(t.title)}", f"{TOPICS}/{t.id}", members))
     for slug, (tag, papers) in tagged(library, notes).items():
         feeds.append(Feed(_name("tag", slug), f"{title}: tagged {clean(tag)}", f"{TAGS}/{slug}", papers))
+    followed = prolific(library.authors, least, lambda a: len(a.papers))
     for author in library.authors:
-        if len(author.papers) >= AUTHOR_MIN:
+        if author.id in followed:
             papers = [by_key[k] for k in author.papers if k in by_key]
             page = f"{AUTHORS}/{initial(author)}"
             feeds.append(Feed(_name("author", author.id), f"{title}: papers by {clean(author.name)}", page, papers))
@@ -132,7 +134,10 @@ def _entry(paper: Paper, notes: Notes, base: str) -> FeedEntry:
     entry.link(href=_href(base, page), rel="alternate", type="text/html")
     entry.updated(entry_date(paper, notes))
     credit = work_credit(paper.work)  # as the page names them: the listed authors, then "with" owners
-    for name in dict.fromkeys(clean(to_text(n)) for n in (*credit.listed, *credit.with_)):
+    # A collaboration's 5,000 names in each of its entries made feeds of megabytes: the first few.
+    names, more = shown_names([n for n in dict.fromkeys(clean(to_text(n)) for n in credit.listed) if n])
+    others = [f"and {more:,} others"] if more else []
+    for name in dict.fromkeys([*names, *others, *(clean(to_text(n)) for n in credit.with_)]):
         if name:
             entry.author(name=name)
     said = [LABELS[s] for s in [status(paper, notes)] if s]

@@ -8,7 +8,7 @@ from .. import arxiv_categories
 from ..enrich.credit import work_credit
 from ..model import Library, Link, Note, Paper, Work
 from .about import about_record, reader_source
-from .authors import author_urls
+from .authors import author_urls, shown_names
 from .cite import citation, cite_menu
 from .environment import render
 from .escape import Md, clean, data_file, data_ref, directive, md_text, safe_token
@@ -138,7 +138,8 @@ def _abstract(md: str) -> Md | str:
 def _credit(paper: Paper, library: Library, authors: dict[str, str]) -> dict[str, object]:
     """The author line: the listed authors, then the owners the source attributes it to apart."""
     credit = work_credit(paper.work)
-    names = [_author(n, library, authors) for n in credit.listed if clean(n)]
+    shown, more = shown_names([n for n in credit.listed if clean(n)])  # of 5,000, the first few
+    names = [_author(n, library, authors) for n in shown] + [md_text(f"and {more:,} others")] * bool(more)
     with_ = [_author(n, library, authors) for n in credit.with_ if clean(n)]
     return {
         "authors": Md(", ".join(names)),
