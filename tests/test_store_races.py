@@ -163,7 +163,7 @@ def test_a_writer_that_keeps_refs_bib_open_stops_the_import_in_one_line(
     assert bib.read_bytes() == before and not list(project.glob(".refs.bib.*.tmp"))
 
 
-def test_an_append_between_the_check_and_the_rename_is_carried_over(
+def test_an_append_between_the_check_and_the_rename_is_put_back_and_merged(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The last gap: a process that opens, appends and closes in the instant before the rename."""
@@ -180,6 +180,30 @@ def test_an_append_between_the_check_and_the_rename_is_carried_over(
     report = importer.run([project / "new.json"], bib, project)
     found = keys(bib)
     assert set(found) >= {f"hand{i}" for i in range(HAND)} | {"late"}
+    assert len(found) == HAND + IMPORTED + 1 and report.added == IMPORTED
+
+
+def test_a_writer_that_opens_refs_bib_just_before_the_rename_is_kept(
+    project: Path, monkeypatch: pytest.MonkeyPatch, background: Callable[..., subprocess.Popen[bytes]]
+) -> None:
+    """It writes into the file the rename replaces: the import waits for it, puts its bytes back, merges again."""
+    bib = project / "refs.bib"
+    original = importer._ready_to_replace
+    entry = "@misc{held,\\n  title = {Written into the replaced file},\\n}\\n"
+    started: list[subprocess.Popen[bytes]] = []
+
+    def then_open(*args: object) -> None:
+        original(*args)  # type: ignore[arg-type]
+        if not started:
+            script = f"exec 3>>refs.bib; touch opened; sleep 0.3; printf '{entry}' >&3"
+            started.append(background("sh", "-c", script, cwd=project))
+            wait_until(lambda: (project / "opened").exists())
+
+    monkeypatch.setattr(importer, "_ready_to_replace", then_open)
+    report = importer.run([project / "new.json"], bib, project)
+    assert started[0].wait(HANG) == 0
+    found = keys(bib)
+    assert set(found) >= {f"hand{i}" for i in range(HAND)} | {"held"}
     assert len(found) == HAND + IMPORTED + 1 and report.added == IMPORTED
 
 

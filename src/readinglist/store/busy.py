@@ -88,13 +88,16 @@ def _command(pid: int) -> str:
         return "?"
 
 
-def wait_closed(path: Path, wait: float | None = None) -> Waited:
-    """Wait until no other process writes ``path``, up to ``wait`` seconds (:data:`WAIT`); say so once."""
+def wait_closed(path: Path, *, name: str | None = None) -> Waited:
+    """Wait until no other process writes ``path``, up to :data:`WAIT` seconds; say so once.
+
+    ``name``: how the notice names the file (``path`` may be ``/proc/self/fd/N``, a file replaced).
+    """
     held = writers(path)
     if not held:
         return Waited(False, ())
-    print(f"readinglist: waiting for {held[0]} to finish writing {path.name}", file=sys.stderr)
-    deadline = time.monotonic() + (WAIT if wait is None else wait)
+    print(f"readinglist: waiting for {held[0]} to finish writing {name or path.name}", file=sys.stderr)
+    deadline = time.monotonic() + WAIT
     while held and time.monotonic() < deadline:
         time.sleep(POLL)
         held = writers(path)

@@ -174,6 +174,8 @@ def _replace(path: Path, text: str, opened: storefile.Opened | None) -> bool:
     replaced was not written after the check (else put those bytes back and merge again)."""
     written = write_if_changed(path, text, check=lambda: _ready_to_replace(path, opened), keep_owner=True)
     if written and opened is not None:
+        # A writer that opened the file after the check still writes into the replaced file.
+        busy.wait_closed(Path(f"/proc/self/fd/{opened.fd}"), name=path.name)
         replaced = opened.now()
         if replaced != opened.data:
             write_bytes_if_changed(path, replaced, keep_owner=True)
