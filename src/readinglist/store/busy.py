@@ -21,7 +21,7 @@ from ..errors import Code, ReadingListError
 
 WAIT = 10.0  # seconds to wait for a writer to close the file (a save takes far less)
 POLL = 0.05  # seconds between two looks
-QUIET = 1.0  # seconds an empty file must stay untouched before it is taken as really empty
+QUIET = 0.25  # seconds an empty file must stay untouched before it is taken as really empty (init makes one)
 PROC = Path("/proc")
 
 
