@@ -13,6 +13,8 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+from pybtex.database import Person
+from pybtex.database.input.bibtex import Parser
 
 from readinglist.errors import Code, ReadingListError
 from readinglist.latex import to_text
@@ -20,6 +22,7 @@ from readinglist.model import ReadResult
 from readinglist.sources import bibtex, read_source
 from readinglist.sources.bounds import MAX_FIELD, MAX_VALUE
 from readinglist.store import bibfile, importer
+from readinglist.store.names import display_name, stored_name
 
 GOOD = "@misc{good2020,\n  title = {A Good Entry},\n  author = {Doe, Jane},\n  year = {2020},\n}\n"
 
@@ -223,3 +226,16 @@ def test_a_percent_in_a_csl_name_is_stored_escaped_and_read_back(tmp_path: Path)
     importer.run([source], bib, tmp_path)
     assert "Ten 5\\% Club" in bib.read_text(encoding="utf-8")
     assert bibfile.load(bib).works()[0].authors == ("Jane Doe", "Ten 5% Club")
+
+
+def test_a_name_read_back_with_a_percent_is_stored_escaped_again() -> None:
+    """The hook for the store's writer (bibfile.name_as_stored): a display name with "%" written back escaped."""
+    shown = _authors("Doe, Jane and Ten 5\\% Club")
+    assert shown == ["Jane Doe", "Ten 5% Club"]
+    assert _authors(" and ".join(str(Person(stored_name(n))) for n in shown)) == shown
+
+
+def _authors(field: str) -> list[str]:
+    """The display names of an author field, as refs.bib's parser reads it in an entry."""
+    entry = Parser().parse_string(f"@misc{{k,\n  title = {{T}},\n  author = {{{field}}},\n}}\n").entries["k"]
+    return [display_name(p) for p in entry.persons["author"]]

@@ -50,7 +50,8 @@ def dump_to_latex(text: str) -> str:
 
     A pair of dollars stays math only if what it encloses reads as math; any other
     dollar is escaped, so "$5 and $10" stays text. Controls, noncharacters and invisible
-    characters are removed (``chars.py``).
+    characters are removed (``chars.py``). A brace that pairs with none is kept as text
+    (``lone_braces_as_text``); BibTeX could not store it as it is.
     """
     # BibTeX readers fold whitespace anyway; fold it here so what is stored is what is shown.
     text = " ".join(unicodedata.normalize("NFC", strip_unsafe(text)).split())
@@ -60,7 +61,7 @@ def dump_to_latex(text: str) -> str:
         out.append(text[start:end])
         pos = end
     out.append(_escape_text(text[pos:]))
-    return _balance_braces("".join(out))
+    return lone_braces_as_text("".join(out))
 
 
 def text_to_latex(text: str) -> str:
@@ -68,20 +69,52 @@ def text_to_latex(text: str) -> str:
 
     As ``dump_to_latex``, but a brace is text, not grouping: BibTeX counts every brace, escaped or
     not, so a pair is escaped (``\\{``, ``\\}``) and a lone one is ``\\textbraceleft{}`` or
-    ``\\textbraceright{}``: the result always balances, and nothing is dropped. A formula between
-    dollars stays math when its braces balance.
+    ``\\textbraceright{}``: the result always balances, and nothing is dropped. "--", "''" and
+    "~" stay as typed (no dash, quote or tie). A formula between dollars stays math when its
+    braces balance; a backslash starts a LaTeX command, as in every source the tool reads.
     """
     text = unicodedata.normalize("NFC", strip_unsafe(text))
     out, pos = [], 0
     for start, end in _math_spans(text):
-        if _balance_braces(text[start:end]) == text[start:end]:
-            out += [_escape_text(_escape_braces(text[pos:start])), text[start:end]]
+        if lone_braces_as_text(text[start:end]) == text[start:end]:
+            out += [_plain_text(text[pos:start]), text[start:end]]
             pos = end
-    out.append(_escape_text(_escape_braces(text[pos:])))
+    out.append(_plain_text(text[pos:]))
     return "".join(out)
 
 
+# Where LaTeX would join two characters into one ("--" an en dash, "''" a quote) or read "~" as a space.
+_LIGATURE = re.compile(r"(?<=-)(?=-)|(?<=')(?=')|(?<=`)(?=`)|(?<=[?!])(?=`)")
+
+
+def _plain_text(text: str) -> str:
+    text = _LIGATURE.sub("{}", _escape_braces(text)).replace("~", "\\textasciitilde{}")
+    return _escape_text(text)
+
+
 _LONE_BRACES = {"{": "\\textbraceleft{}", "}": "\\textbraceright{}"}
+_BRACE = re.compile(r"\\?[{}]")
+
+
+def lone_braces_as_text(text: str) -> str:
+    """``text`` with each brace that pairs with none (``\\{`` too: BibTeX counts it) written as
+    ``\\textbraceleft{}`` or ``\\textbraceright{}``: BibTeX can store the result, and the brace still shows."""
+    if "{" not in text and "}" not in text:
+        return text
+    opened: list[re.Match[str]] = []
+    lone: list[re.Match[str]] = []
+    for match in _BRACE.finditer(text):
+        if match.group(0)[-1] == "{":
+            opened.append(match)
+        elif opened:
+            opened.pop()
+        else:
+            lone.append(match)
+    out, pos = [], 0
+    for match in sorted(lone + opened, key=lambda m: m.start()):
+        out += [text[pos : match.start()], _LONE_BRACES[match.group(0)[-1]]]
+        pos = match.end()
+    return "".join(out) + text[pos:]
 
 
 def _escape_braces(text: str) -> str:
@@ -142,23 +175,6 @@ def protect_title(title: str) -> str:
             word = word.replace(core, "{" + core + "}", 1)
         words.append(word)
     return " ".join(words)
-
-
-def _balance_braces(text: str) -> str:
-    """Drop braces that do not pair up: BibTeX cannot store them at all."""
-    out: list[str] = []
-    opened: list[int] = []
-    for ch in text:
-        if ch == "{":
-            opened.append(len(out))
-        elif ch == "}":
-            if not opened:
-                continue
-            opened.pop()
-        out.append(ch)
-    for index in reversed(opened):
-        del out[index]
-    return "".join(out)
 
 
 # The logos of the TeX family, which pylatexenc knows only as macros to drop ("Literate and for").

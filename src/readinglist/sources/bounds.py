@@ -76,6 +76,10 @@ class TooLarge(PybtexSyntaxError):  # type: ignore[misc]  # pybtex has no type h
 class RefusedMacro(TooLarge):
     """A use of an ``@string`` macro refused earlier: a ``@string`` made from it is refused without a word."""
 
+    def __init__(self, name: str, line: int, parser: Any) -> None:
+        super().__init__(f"uses the @string {name!r}, made from the one refused at line {line}", parser)
+        self.refused_line = line
+
 
 class BoundedValues(LowLevelParser):  # type: ignore[misc]
     """pybtex's scanner with every value and the macros' expansion bounded (mixed in before ``LowLevelParser``).
@@ -96,9 +100,10 @@ class BoundedValues(LowLevelParser):  # type: ignore[misc]
     def parse_string_body(self, body_end: Any) -> None:
         try:
             super().parse_string_body(body_end)
-        except TooLarge:
+        except TooLarge as error:
+            line = error.refused_line if isinstance(error, RefusedMacro) else self.lineno
             if self.current_field_name:
-                self.refused.setdefault(self.current_field_name.lower(), self.lineno)
+                self.refused.setdefault(self.current_field_name.lower(), line)
             raise
 
     def parse_value(self) -> None:
@@ -111,7 +116,7 @@ class BoundedValues(LowLevelParser):  # type: ignore[misc]
 
     def substitute_macro(self, name: str) -> str:
         if name.lower() in self.refused:
-            raise RefusedMacro(f"uses the @string {name!r}, refused at line {self.refused[name.lower()]}", self)
+            raise RefusedMacro(name, self.refused[name.lower()], self)
         value: str = super().substitute_macro(name)
         self.expanded += len(value)
         budget = expansion_budget(len(self.text))

@@ -7,6 +7,7 @@ into BibTeX's own ``van den Heuvel, Jan`` (the readers' conversion) before pybte
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pybtex.bibtex.utils import split_name_list
@@ -26,6 +27,15 @@ def bibtex_name(name: str) -> str:
         return extended_name(name)
     except ValueError:
         return name  # pybtex then reports the name, and the entry is skipped with its line
+
+
+def stored_name(name: str) -> str:
+    """A name as ``display_name`` gives it (plain text) made safe to write into refs.bib again: a bare
+    ``%`` would start a LaTeX comment in the derived bibliography, and the rest of the line is lost."""
+    return _BARE_PERCENT.sub(r"\\%", name) if "%" in name else name
+
+
+_BARE_PERCENT = re.compile(r"(?<!\\)%")
 
 
 def display_name(person: Person) -> str:

@@ -23,7 +23,8 @@ def to_work(record: RawRecord) -> Work:
     title = record.title if latex else dump_to_latex(record.title)
     inferred = not title.strip()
     if inferred:
-        title = working_title(abstract) or "Untitled record"
+        # A working title is plain text (made from the abstract's): LaTeX here, as every stored title is.
+        title = dump_to_latex(working_title(abstract)) or "Untitled record"
     authors = tuple(name for name in (bib_name(n, latex) for n in record.authors) if to_text(name).strip())
     et_al = record.et_al
     if not authors and record.source.owner:
