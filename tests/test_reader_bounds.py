@@ -179,6 +179,7 @@ def test_an_string_bomb_in_refs_bib_is_one_line_for_import_and_skipped_by_genera
     with pytest.raises(ReadingListError) as info:
         bibfile.load(bib)
     assert info.value.line is not None and "\n" not in str(info.value)
+    assert info.value.code == Code.TOO_LARGE  # not the user's syntax error
     store: list[bibfile.BibFile] = []
     peak = _peak(lambda: store.append(bibfile.load(bib, tolerant=True)))
     assert [w.key for w in store[0].works()] == ["good2020"]

@@ -89,7 +89,11 @@ def read_regular(path: Path, label: str | Path) -> bytes:
         )
     with os.fdopen(fd, "rb") as handle:
         try:
-            data = handle.read(MAX_BYTES + 1)  # the file may grow after the fstat
+            # As much as fstat saw (read(MAX_BYTES + 1) would allocate its whole bound at once), then
+            # what the file grew by since, in steps, up to the bound.
+            data = handle.read(info.st_size + 1)
+            while len(data) <= MAX_BYTES and (more := handle.read(1 << 20)):
+                data += more
         except OSError as exc:
             raise ReadingListError(f"cannot read file: {exc.strerror}", label, code=Code.UNREADABLE) from None
     if len(data) > MAX_BYTES:

@@ -25,7 +25,8 @@ from ..model import Skip, Work
 from ..sources import biblatex
 from ..sources.fields import to_bibtex
 from . import busy, fields, storefile
-from .names import StoreParser, display_name, is_others
+from ..sources.bounds import TooLarge
+from .names import StoreParser, display_name, is_others, stored_name
 
 # Every entry type of BibTeX and BibLaTeX (the readers' table, with its aliases). ``set`` and
 # ``xdata`` hold data for other entries and are no works.
@@ -217,6 +218,9 @@ def _parse(text: str, label: str, chunks: list[Chunk]) -> BibliographyData:
     pybtex.errors.set_strict_mode(True)
     try:
         return StoreParser().parse_string(text)
+    except TooLarge as exc:  # a macro bomb, or a value past the bounds: not a syntax error of the user's
+        message = getattr(exc, "message", None) or str(exc)
+        raise ReadingListError(message, label, getattr(exc, "lineno", None), code=Code.TOO_LARGE) from None
     except PybtexSyntaxError as exc:
         message = getattr(exc, "message", None) or str(exc)
         line = getattr(exc, "lineno", None)
@@ -278,7 +282,7 @@ def entry_to_work(key: str, entry: Entry, values: dict[str, str] | None = None) 
 
 
 def work_to_entry(work: Work) -> Entry:
-    people = [Person(name) for name in work.authors] + ([Person("others")] if work.et_al else [])
+    people = [Person(stored_name(name)) for name in work.authors] + ([Person("others")] if work.et_al else [])
     return Entry(work.entry_type, fields=fields.write_fields(work), persons={"author": people} if people else {})
 
 
@@ -301,6 +305,7 @@ def format_work(key: str, work: Work) -> str:
 @lru_cache(maxsize=1 << 16)
 def name_as_stored(name: str) -> str:
     """A name as refs.bib holds it ("Family, Given"), from any form BibTeX reads."""
+    name = stored_name(name)  # a bare % would start a comment: the rest of the line is lost
     # Plain capitalized words, as most names are: what pybtex makes of them, without its tokenizer
     # (a tenth of an import). "Family, Given ..." stays as it is; "Given ... Family" turns round.
     family, comma, given = name.partition(", ")
