@@ -23,9 +23,9 @@ from ..bibsyntax import Chunk, append_fields, field_lines, split_chunks, stray_l
 from ..errors import Code, ReadingListError, not_utf8
 from ..model import Skip, Work
 from ..sources import biblatex
+from ..sources.bounds import TooLarge
 from ..sources.fields import to_bibtex
 from . import busy, fields, storefile
-from ..sources.bounds import TooLarge
 from .names import StoreParser, display_name, is_others, stored_name
 
 # Every entry type of BibTeX and BibLaTeX (the readers' table, with its aliases). ``set`` and
