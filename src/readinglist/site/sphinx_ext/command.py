@@ -10,16 +10,26 @@ Every other exception keeps Sphinx's report: those are bugs to report.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
-import sphinx._cli.util.errors as sphinx_errors  # where build_main looks handle_exception up
 from sphinx.cmd.build import build_main
 
 from ...errors import ReadingListError
 from ...oserrors import os_error
+
+
+def _sphinx_errors() -> ModuleType | None:
+    """Sphinx's private module where build_main looks handle_exception up (Sphinx 8.1 to 9); None in
+    another Sphinx, which then keeps its own report rather than failing the build."""
+    try:
+        return importlib.import_module("sphinx._cli.util.errors")
+    except ImportError:
+        return None
 
 
 def _causes(exc: BaseException) -> Iterator[BaseException]:
@@ -47,7 +57,10 @@ def one_line(exc: BaseException, out: Path) -> ReadingListError | None:
 
 def main(argv: Sequence[str]) -> int:
     """``sphinx-build argv``; the output folder is its last argument, as :func:`site.build.sphinx_args` puts it."""
-    report = sphinx_errors.handle_exception
+    sphinx_errors = _sphinx_errors()
+    report = getattr(sphinx_errors, "handle_exception", None)
+    if sphinx_errors is None or report is None:
+        return build_main(argv)
 
     def handle(exception: BaseException, **options: Any) -> None:
         error = one_line(exception, Path(argv[-1]))
@@ -56,11 +69,11 @@ def main(argv: Sequence[str]) -> int:
         else:
             print(f"readinglist: error: {error}", file=options.get("stderr") or sys.stderr)
 
-    sphinx_errors.handle_exception = handle
+    setattr(sphinx_errors, "handle_exception", handle)  # noqa: B010  # a private name: no attribute typed
     try:
         return build_main(argv)
     finally:
-        sphinx_errors.handle_exception = report
+        setattr(sphinx_errors, "handle_exception", report)  # noqa: B010
 
 
 if __name__ == "__main__":
