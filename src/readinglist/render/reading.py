@@ -2,7 +2,8 @@
 
 Tags are the ones the notes give (``tags:`` in the front matter), the owner's own words; the
 records' keywords stay on the paper pages and in the search's Tag filter. Tags are compared
-without case ("GPU" and "gpu" share one page); every other tag has a page of its own
+without case, and a space as a hyphen ("GPU" and "gpu" share one page, as "a b" and "a-b" do);
+every other tag has a page of its own
 (``tag_slug``). Each list shows a system with several versions
 once, under its newest listed version, with links to the others (as By year does).
 """
@@ -10,6 +11,7 @@ once, under its newest listed version, with links to the others (as By year does
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -31,16 +33,19 @@ QUEUE = "queue"
 def tag_slug(tag: str) -> str:
     """A file name for ``tag``, the same in every build, and another for every other tag.
 
-    A tag of lower-case ASCII words joined by single spaces is its words joined by hyphens
-    ("pipeline parallelism" -> ``pipeline-parallelism``; tags compare without case, so "GPU" is
-    "gpu"). Any other (``a/b``, ``a-b``, ``日本``, a name Windows reserves as ``CON``, ``index``,
-    one cut short) is ``tag-``, those letters and digits, ``--`` and a hash of the tag: a plain
-    name never holds ``--``, so no two tags share a page and none takes another's."""
+    A tag of lower-case ASCII words joined by single spaces or hyphens is those words joined by
+    hyphens ("pipeline parallelism" and "pipeline-parallelism" -> ``pipeline-parallelism``: one tag,
+    as "GPU" and "gpu" are). Any other (``a/b``, ``日本``, a name Windows reserves as ``CON``,
+    ``index``, one cut short) is ``tag-``, its letters and digits, ``--`` and a hash of the tag: a
+    plain name never holds ``--``, so no two other tags share a page and none takes another's."""
     name = clean(tag).casefold()
     slug = hyphenated(name, 60)
-    if name == slug.replace("-", " ") and slug and slug != "index" and slug not in RESERVED:
+    if _PLAIN_TAG.fullmatch(name) and name.replace(" ", "-") == slug and slug != "index" and slug not in RESERVED:
         return slug
     return f"{'-'.join(filter(None, ('tag', slug)))}--{hashlib.sha256(name.encode()).hexdigest()[:10]}"
+
+
+_PLAIN_TAG = re.compile(r"[a-z0-9]+(?:[ -][a-z0-9]+)*")
 
 
 def tag_link(tag: str) -> Md:
