@@ -8,6 +8,7 @@ Two clean builds of one project, in two folders, are shared by the tests (each ~
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +17,8 @@ import pytest
 
 from hostile_kit import dump_record, records_project
 from readinglist.render.reading import tag_slug
-from readinglist.site.shards import SIZE_ENV
+from readinglist.site import pagefindorder
+from readinglist.site.shards import ENTRY, SIZE_ENV
 
 SECRET = "s3cr3t-outside-the-project"
 TAGS = ["CON", "a/b", "a b", "index"]  # a reserved name, and two that hyphenate alike
@@ -67,6 +69,18 @@ def test_two_clean_builds_are_byte_identical(sites: tuple[Path, Path]) -> None:
     assert sorted(first) == sorted(second)
     assert [name for name in first if first[name] != second[name]] == []
     assert any("/filter/" in name for name in first)  # Pagefind's filters are among them
+
+
+def test_every_pagefind_bundle_is_put_in_order(sites: tuple[Path, Path], tmp_path: Path) -> None:
+    """settle reads every bundle Pagefind wrote (else it leaves it, and builds differ only by chance):
+    a copy settled again is unchanged."""
+    bundles = sorted(p.parent for p in sites[0].rglob(ENTRY))
+    assert bundles
+    for bundle in bundles:
+        copy = tmp_path / bundle.relative_to(sites[0])
+        shutil.copytree(bundle, copy)
+        assert pagefindorder.settle(copy)
+        assert _all_files(copy) == _all_files(bundle)
 
 
 def test_the_site_holds_no_doctrees_or_pickles(sites: tuple[Path, Path]) -> None:

@@ -9,10 +9,9 @@ hash of their new bytes, updating the names that point at them. Pagefind's scrip
 files up by the names the metadata gives and checks no hash; it reads a filter's values into
 an object, so their order means nothing to it.
 
-The files are gzip (Pagefind's own header is kept) of ``pagefind_dcd`` and one CBOR item. Only
-the CBOR that Pagefind writes is handled: unsigned integers, strings and arrays, each in its
-shortest form. A bundle holding anything else, or a file that would not come back byte for byte
-from its decoding, is left as Pagefind wrote it.
+The files are gzip (Pagefind's own header is kept) of ``pagefind_dcd`` and one CBOR item, read
+and written with cbor2. A bundle with a file that would not come back byte for byte from its
+decoding is left as Pagefind wrote it.
 """
 
 from __future__ import annotations
@@ -21,56 +20,19 @@ import hashlib
 import struct
 import zlib
 from pathlib import Path
+from typing import Any
+
+import cbor2
 
 from .shards import ENTRY
 
 SIGNATURE = b"pagefind_dcd"
 HEADER = 10  # a gzip header without optional fields, as Pagefind writes it
-Item = int | str | bytes | list["Item"]
+Item = Any  # what cbor2 decodes: here integers, strings, byte strings and lists of them
 
 
 class Unknown(ValueError):
-    """CBOR that Pagefind does not write here (a map, a float, a tag, an indefinite length)."""
-
-
-def _decode(data: bytes, at: int = 0) -> tuple[Item, int]:
-    major, info = data[at] >> 5, data[at] & 31
-    if info > 27:
-        raise Unknown(f"CBOR additional information {info}")
-    size = {24: 1, 25: 2, 26: 4, 27: 8}.get(info, 0)
-    value, at = (int.from_bytes(data[at + 1 : at + 1 + size], "big") if size else info), at + 1 + size
-    if major == 0:
-        return value, at
-    if major in (2, 3):
-        raw = data[at : at + value]
-        return (raw.decode("utf-8") if major == 3 else raw), at + value
-    if major == 4:
-        items: list[Item] = []
-        for _ in range(value):
-            item, at = _decode(data, at)
-            items.append(item)
-        return items, at
-    raise Unknown(f"CBOR major type {major}")
-
-
-def _head(major: int, value: int) -> bytes:
-    if value < 24:
-        return bytes([major << 5 | value])
-    for info, size in ((24, 1), (25, 2), (26, 4), (27, 8)):
-        if value < 1 << (8 * size):
-            return bytes([major << 5 | info]) + value.to_bytes(size, "big")
-    raise Unknown(f"CBOR integer {value}")
-
-
-def _encode(item: Item) -> bytes:
-    if isinstance(item, int):
-        return _head(0, item)
-    if isinstance(item, str):
-        raw = item.encode("utf-8")
-        return _head(3, len(raw)) + raw
-    if isinstance(item, bytes):
-        return _head(2, len(item)) + item
-    return _head(4, len(item)) + b"".join(_encode(i) for i in item)
+    """A file that is not what Pagefind writes here, or that cbor2 would not give back byte for byte."""
 
 
 def _read(path: Path) -> tuple[bytes, Item]:
@@ -79,14 +41,14 @@ def _read(path: Path) -> tuple[bytes, Item]:
     data = zlib.decompress(packed, wbits=31)
     if not data.startswith(SIGNATURE):
         raise Unknown(f"{path.name}: no Pagefind signature")
-    item, end = _decode(data, len(SIGNATURE))
-    if end != len(data) or _encode(item) != data[len(SIGNATURE) :]:
-        raise Unknown(f"{path.name}: not in the shortest form")
+    item = cbor2.loads(data[len(SIGNATURE) :])
+    if cbor2.dumps(item) != data[len(SIGNATURE) :]:  # another form, or more after the item: left as it is
+        raise Unknown(f"{path.name}: not in the form cbor2 writes")
     return packed[:HEADER], item
 
 
 def _packed(header: bytes, item: Item) -> bytes:
-    data = SIGNATURE + _encode(item)
+    data = SIGNATURE + cbor2.dumps(item)
     deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
     body = deflate.compress(data) + deflate.flush()
     return header + body + struct.pack("<II", zlib.crc32(data), len(data) & 0xFFFFFFFF)
@@ -102,7 +64,7 @@ def _by_name(items: Item) -> Item:
     """A list of ``[name, …]`` pairs in the order of their names."""
     if not isinstance(items, list):
         raise Unknown("not a list")
-    return sorted(items, key=lambda pair: _encode(pair[0]) if isinstance(pair, list) and pair else b"")
+    return sorted(items, key=lambda pair: cbor2.dumps(pair[0]) if isinstance(pair, list) and pair else b"")
 
 
 def _lists(item: Item) -> list[list[Item]]:
@@ -125,7 +87,7 @@ def settle(bundle: Path) -> bool:
     """Put ``bundle``'s filters and its metadata in a fixed order; False if it was left as it was."""
     try:
         _settle(bundle)
-    except (ValueError, OSError, zlib.error, IndexError):  # Unknown and UnicodeDecodeError are ValueErrors
+    except (ValueError, OSError, zlib.error, IndexError, TypeError, cbor2.CBORError):  # Unknown is a ValueError
         return False
     return True
 
