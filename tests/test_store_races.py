@@ -321,6 +321,20 @@ def _huge(bib: Path) -> None:
         handle.truncate(20 * 1024**3)  # sparse: 20 GB long, no block on disk
 
 
+def _capped(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The command line in ``site`` under ``ulimit -v``: a read of a whole huge file fails at once
+    with MemoryError instead of swapping."""
+    command = " ".join([*CLI, "--root", str(site), *args])
+    return subprocess.run(
+        ["sh", "-c", f"ulimit -v 4000000; exec {command}"],
+        capture_output=True,
+        text=True,
+        timeout=HANG,
+        check=False,
+        cwd=site,
+    )
+
+
 @pytest.mark.parametrize(
     ("make", "code", "problem"),
     [
@@ -338,31 +352,14 @@ def test_a_refs_bib_that_is_no_regular_file_or_too_large_is_one_line(
     bib.unlink()
     make(bib)
     before = files(site)
-    # ulimit -v: a read of the whole file fails at once with MemoryError instead of swapping.
-    args = " ".join([*CLI, "--root", str(site), command, *(["new.json"] if command == "import" else [])])
-    result = subprocess.run(
-        ["sh", "-c", f"ulimit -v 4000000; exec {args}"],
-        capture_output=True,
-        text=True,
-        timeout=HANG,
-        check=False,
-        cwd=site,
-    )
+    result = _capped(site, command, *(["new.json"] if command == "import" else []))
     assert problem in one_line_error(result, code)
     assert files(site) == before
 
 
 def test_a_20_gb_source_is_one_line(site: Path) -> None:
     _huge(site / "big.bib")
-    args = " ".join([*CLI, "--root", str(site), "import", "big.bib"])
-    result = subprocess.run(
-        ["sh", "-c", f"ulimit -v 4000000; exec {args}"],
-        capture_output=True,
-        text=True,
-        timeout=HANG,
-        check=False,
-        cwd=site,
-    )
+    result = _capped(site, "import", "big.bib")
     assert "too large" in one_line_error(result, Code.TOO_LARGE)
 
 
