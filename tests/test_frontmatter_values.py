@@ -95,7 +95,7 @@ SHAPED = st.one_of(
 def test_parse_raises_nothing_but_reading_list_errors(key: str, value: str, listed: bool) -> None:
     text = f"{key}: [{value}]" if listed else f"{key}: {value}"
     try:
-        meta = frontmatter.parse(text, Path("docs/notes/key.md"), 2)
+        meta = frontmatter.parse(text, Path("notes/key.md"), 2)
     except ReadingListError as exc:
         assert exc.code == Code.BAD_FRONT_MATTER and "\n" not in str(exc)
     else:
