@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import tracemalloc
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from pybtex.database.input.bibtex import Parser
 
 from readinglist.errors import Code, ReadingListError
 from readinglist.latex import to_text
-from readinglist.model import ReadResult
+from readinglist.model import RawRecord, ReadResult, SourceRef
 from readinglist.sources import bibtex, read_source
 from readinglist.sources.bounds import MAX_FIELD, MAX_VALUE
 from readinglist.store import bibfile, importer
@@ -214,6 +215,17 @@ def test_a_field_over_the_bound_skips_its_entry_with_one_line(tmp_path: Path, na
     result = _read(tmp_path, name, text)
     assert len(result.records) == 1
     assert [(s.line, "abstract" in s.reason and f"{MAX_FIELD:,}" in s.reason) for s in result.skipped] == [(line, True)]
+
+
+def test_a_fetched_record_over_the_bound_is_skipped_as_a_read_one_is(tmp_path: Path) -> None:
+    """``readinglist add`` merges fetched records through ``run_records``: the same bound applies."""
+    source = SourceRef("arXiv:2101.00001", 1, "")
+    big = RawRecord(source, "T", ("Ada Lee",), False, 2021, BIG, (), key="big")
+    good = RawRecord(replace(source, file="arXiv:2101.00002"), "G", ("Bo Li",), False, 2021, "Fine.", (), key="good")
+    bib = tmp_path / "refs.bib"
+    report = importer.run_records([big, good], bib)
+    assert (report.added, [s.key for s in report.skipped]) == (1, ["big"])
+    assert [w.title for w in bibfile.load(bib).works()] == ["G"]
 
 
 # --- 14. a "%" in an author's name ---------------------------------------------------------------------

@@ -21,6 +21,7 @@ from .. import lock
 from ..errors import Code, ReadingListError
 from ..model import RawRecord, ReadResult, Skip, SourceRef, Work
 from ..sources import read_source
+from ..sources.bounds import bounded
 from ..writer import remove_temp_files, write_bytes_if_changed, write_if_changed
 from . import access, bibfile, busy, fields, storefile
 from .identity import Matcher, Rules
@@ -68,6 +69,9 @@ def run_records(
     skipped: tuple[Skip, ...] = (),
 ) -> ImportReport:
     """Merge records already read (``readinglist add`` fetches them) into refs.bib, as ``run`` does."""
+    # The one input policy for every way in: a fetched record past the bounds is skipped as a read one is.
+    checked = bounded(ReadResult(tuple(records), ()))
+    records, skipped = checked.records, skipped + checked.skipped
     options = _Options(rules or Rules(), dry_run or (strict and bool(skipped)), skipped, dry_run, strict)
     if options.write:
         bib_path.parent.mkdir(parents=True, exist_ok=True)
