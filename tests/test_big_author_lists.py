@@ -22,6 +22,8 @@ from readinglist.errors import Code, ReadingListError
 from readinglist.model import Paper, Topic, Work
 from readinglist.render.authors import FEW, MOST
 from readinglist.render.charts import Counts, Settings, chart, drawn, topic_stack
+from readinglist.render.cite import citation
+from readinglist.render.export import acl
 
 SHARED = MOST + 100  # authors on every paper of the collaboration: more than get a chart or a feed
 PAPERS = 6
@@ -107,3 +109,16 @@ def test_author_feed_min_is_read(tmp_path: Path) -> None:
     (tmp_path / "conf").mkdir()
     (tmp_path / "conf" / "readinglist.toml").write_text("[site]\nauthor_feed_min = 2\n", encoding="utf-8")
     assert load_config(tmp_path).author_feed_min == 2
+
+
+def test_the_styled_references_name_a_long_list_as_the_page_does() -> None:
+    """Plain text and Markdown list the first FEW "and others" (formatting every name was most of
+    a collaboration list's generate); the ACL reference is the same as from every name; the data
+    formats keep them all."""
+    names = tuple(f"A{j} Family{j}" for j in range(SHARED))
+    work = Work(key="collab", title="A result", authors=names, year=2020, entry_type="article")
+    shown = citation(work, {}, "@article{collab,}")
+    assert "Family0" in shown.plain and f"Family{FEW - 1}" in shown.plain and f"Family{FEW}," not in shown.plain
+    assert "and others" in shown.plain and "and others" in shown.markdown  # pybtex's plain style
+    assert shown.acl and shown.acl == acl(shown.csl)
+    assert [a["family"] for a in shown.csl["author"]] == [f"Family{j}" for j in range(SHARED)]

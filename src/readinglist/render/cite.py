@@ -32,6 +32,7 @@ from pybtex.style.formatting.plain import Style
 
 from ..chars import strip_unsafe
 from ..model import Work
+from .authors import shown_names
 from .bibliography import derive
 from .citecache import CACHE
 from .escape import Md, clean, data_block
@@ -73,11 +74,12 @@ def citation(work: Work, parents: dict[str, Work], bibtex: str) -> Citation:
     """``parents``: the works a ``crossref`` may name, by key (only the one it names is needed)."""
     derived = derive(work, parents)
     item = csl_item(work.key, derived)
-    key = json.dumps([derived.kind, derived.fields, derived.persons], sort_keys=True)
+    styled = _styled(derived.persons)
+    key = json.dumps([derived.kind, derived.fields, styled], sort_keys=True)
     found = CACHE.get(key)
     if found is None or len(found) != 3:
-        entry = Entry(derived.kind, fields=derived.fields, persons=_persons(derived.persons))
-        found = [*_format(entry), acl(item)]
+        entry = Entry(derived.kind, fields=derived.fields, persons=_persons(styled))
+        found = [*_format(entry), acl(_acl_item(item))]
         CACHE.put(key, found)
     return Citation(work, bibtex, found[0], found[1], item, found[2], biblatex(bibtex) if bibtex else "")
 
@@ -86,6 +88,22 @@ def references(work: Work, parents: dict[str, Work]) -> tuple[str, str]:
     """The entry as pybtex's plain style formats it (without its label), as text and as Markdown."""
     found = citation(work, parents, "")
     return found.plain, found.markdown
+
+
+def _styled(persons: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The names the plain-text and Markdown references list: a long author list as the paper's
+    page shows it, its first few and "others" (pybtex's "et al."). Formatting 5,000 names took
+    most of a generate of collaboration papers; the BibTeX, RIS and CSL-JSON tabs keep them all."""
+    shown, left = shown_names(persons.get("author", []))
+    return {**persons, "author": [*shown, "others"]} if left else persons
+
+
+ACL_NAMES = 20  # acl.csl names 19 of 20 or more authors, then "et al.": 20 give the same reference
+
+
+def _acl_item(item: dict[str, Any]) -> dict[str, Any]:
+    authors = item.get("author")
+    return {**item, "author": authors[:ACL_NAMES]} if isinstance(authors, list) else item
 
 
 def _persons(persons: dict[str, list[str]]) -> dict[str, list[Person]]:
