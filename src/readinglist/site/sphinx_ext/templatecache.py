@@ -33,8 +33,9 @@ class _Cache(FileSystemBytecodeCache):
 
     def dump_bytecode(self, bucket: Bucket) -> None:
         super().dump_bytecode(bucket)
-        # Jinja writes through a private temporary file (0600); the doctrees are in the output
-        # folder, whose files a static host must be able to read: the umask's mode, as open() gives.
+        # Jinja writes through a private temporary file (0600); a plain sphinx-build keeps the
+        # doctrees in the output folder (readinglist build does not), whose files a static host
+        # must be able to read: the umask's mode, as open() gives.
         with contextlib.suppress(OSError):
             os.chmod(self._get_cache_filename(bucket), 0o666 & ~umask())
 
