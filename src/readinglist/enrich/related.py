@@ -27,6 +27,7 @@ from ..latex import to_text
 from ..model import Link, Work
 from ..store.identity import identity_keys, other_version
 from .credit import author_id
+from .evidence import AUTHOR_LINKS, capped, distant, distinctive_df, enough, fields
 from .similarity import Corpus
 
 _SYSTEM = re.compile(r"^([^\s:]{2,40})\s*:")
@@ -39,6 +40,7 @@ UNSHARED_WEIGHT = 0.4
 # 0.33-0.46, unrelated "Name: ..." papers far below.
 SAME_TEXT = 0.3
 VERSION_WINDOW = 2  # versions listed on either side of a paper, in year order: at most 4 per paper
+AUTHOR_OFFERS = 10  # co-authored papers each paper offers for its shared-author links
 CANDIDATES = 200  # papers of one author ranked for each of its papers (a window of a longer list)
 NAMES_SHOWN = 10  # shared authors named in a link's reason
 
@@ -159,14 +161,17 @@ def related_links(
     """Links with reasons, symmetric: if A lists B for a reason, B lists A for the same reason.
 
     ``topics``: each work's topics (in the order of ``works``); content links between papers that
-    share one need less similar text. No paper is padded with weak links to reach a quota."""
+    share one need less similar text. No paper is padded with weak links to reach a quota; none
+    lists more than ``top_k`` content links or ``AUTHOR_LINKS`` shared-author links (versions apart)."""
     reasons: dict[tuple[int, int], list[str]] = defaultdict(list)
     index = {w.key: i for i, w in enumerate(works)}
     for i, work in enumerate(works):
         for key in versions.get(work.key, ()):
             reasons[(i, index[key])].append(version_reason(work, works[index[key]]))
-    _shared_authors(works, ids, corpus, top_k, reasons)
-    shared = _Shared(topics or [() for _ in works], [listed_authors(w, ids) for w in works])
+    _shared_authors(works, ids, corpus, reasons)
+    shared = _Shared(
+        topics or [() for _ in works], [listed_authors(w, ids) for w in works], [fields(w.categories) for w in works]
+    )
     _similar_content(corpus, reasons, top_k, min_score, shared)
     targets: dict[int, list[int]] = defaultdict(list)
     for a, j in reasons:
@@ -187,22 +192,31 @@ def _order(reasons: list[str], similarity: float, key: str) -> tuple[int, float,
 
 
 def _shared_authors(
-    works: list[Work], ids: dict[str, str], corpus: Corpus, top_k: int, reasons: dict[tuple[int, int], list[str]]
+    works: list[Work], ids: dict[str, str], corpus: Corpus, reasons: dict[tuple[int, int], list[str]]
 ) -> None:
-    """Each paper's top-k co-authored papers (most shared authors, then most similar), kept symmetric."""
+    """Co-authored papers, at most ``AUTHOR_LINKS`` a page, symmetric: of the pairs each paper
+    offers (its most co-authored, then most similar), the strongest first while both have room.
+    Every Bengio paper listed the 30 others before; the author's page lists them all."""
     authors = [listed_authors(w, ids) for w in works]
     papers_of: dict[str, list[int]] = defaultdict(list)
     for i, listed in enumerate(authors):
         for aid in sorted(listed):
             papers_of[aid].append(i)
-    pairs: set[tuple[int, int]] = set()
+    close = [{j: s for s, j in corpus.neighbours(i)} for i in range(len(works))]
+    offered: dict[tuple[int, int], tuple[int, float]] = {}
     for i in range(len(works)):
-        close = {j: s for s, j in corpus.neighbours(i)}
-        others = _coauthored(i, authors, papers_of, close)
-        ranked = sorted(others, key=lambda j: (-len(authors[i] & authors[j]), -close.get(j, 0.0), works[j].key))
-        pairs.update((min(i, j), max(i, j)) for j in ranked[:top_k])
+        others = _coauthored(i, authors, papers_of, close[i])
+        ranked = sorted(others, key=lambda j: (-len(authors[i] & authors[j]), -close[i].get(j, 0.0), works[j].key))
+        for j in ranked[:AUTHOR_OFFERS]:
+            strength = max(close[i].get(j, 0.0), close[j].get(i, 0.0))
+            offered[(min(i, j), max(i, j))] = (len(authors[i] & authors[j]), strength)
+    ranked_pairs = sorted(offered, key=lambda p: (-offered[p][0], -offered[p][1], p))
     names = [{ids.get(a, author_id(a)): a for a in w.authors} for w in works]
-    for i, j in sorted(pairs):
+    # A version sharing authors says so too, outside the cap (it is listed apart).
+    kept = [p for p in ranked_pairs if p in reasons] + capped(
+        [p for p in ranked_pairs if p not in reasons], AUTHOR_LINKS
+    )
+    for i, j in sorted(kept):
         shared = [names[i][a] for a in sorted(authors[i] & authors[j])]
         more = f" and {len(shared) - NAMES_SHOWN:,} more" if len(shared) > NAMES_SHOWN else ""
         reason = "shared authors: " + ", ".join(shared[:NAMES_SHOWN]) + more
@@ -229,25 +243,36 @@ def _coauthored(i: int, authors: list[set[str]], papers_of: dict[str, list[int]]
 
 @dataclass(frozen=True)
 class _Shared:
-    """What two papers have in common besides their text: topics and listed authors."""
+    """What two papers have in common besides their text: topics, listed authors and fields."""
 
     topics: list[tuple[str, ...]]
     authors: list[set[str]]
+    fields: list[frozenset[str]]
 
     def weight(self, i: int, j: int) -> float:
         common = bool(set(self.topics[i]) & set(self.topics[j])) or bool(self.authors[i] & self.authors[j])
         return 1.0 if common else UNSHARED_WEIGHT
 
+    def far(self, i: int, j: int) -> bool:
+        return distant(self.fields[i], self.fields[j])
+
 
 def _similar_content(
     corpus: Corpus, reasons: dict[tuple[int, int], list[str]], top_k: int, min_score: float, shared: _Shared
 ) -> None:
-    """Each paper's top-k most similar whose weighted similarity reaches ``min_score``; none else."""
-    pairs: set[tuple[int, int]] = set()
+    """Pairs among each paper's nearest whose weighted similarity and distinct shared words are
+    enough (evidence.py), at most ``top_k`` new links a page, most similar first; none else. A
+    pair linked already (a version, shared authors) gets the reason too, outside the cap."""
+    weighted: dict[tuple[int, int], float] = {}
     for i in range(len(shared.topics)):
-        chosen = [j for s, j in corpus.neighbours(i) if s * shared.weight(i, j) >= min_score][:top_k]
-        pairs.update((min(i, j), max(i, j)) for j in chosen)
-    ordered = sorted(pairs)
+        for s, j in corpus.neighbours(i):
+            if s * shared.weight(i, j) >= min_score:
+                weighted[(min(i, j), max(i, j))] = s * shared.weight(i, j)
+    words = corpus.shared_words(sorted(weighted), distinctive_df(len(shared.topics)))
+    strong = [p for p in sorted(weighted) if enough(words[p], weighted[p], min_score, shared.far(*p))]
+    linked = [p for p in strong if p in reasons]
+    ranked = sorted((p for p in strong if p not in reasons), key=lambda p: (-weighted[p], p))
+    ordered = sorted([*linked, *capped(ranked, top_k)])
     terms = corpus.shared_terms(ordered)
     for i, j in ordered:
         # No score in the text: a new paper shifts every TF-IDF weight, and printing the score

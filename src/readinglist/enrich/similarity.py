@@ -82,12 +82,36 @@ class Corpus:
             out[pair] = [str(self.terms[cols[k]]) for k in sorted(order, key=lambda k: cols[k])]
         return out
 
+    def shared_words(self, pairs: list[tuple[int, int]], max_df: float) -> dict[tuple[int, int], int]:
+        """How many distinct words each pair's distinctive shared terms hold (``_distinctive_words``)."""
+        words = _distinctive_words(self.matrix, self.terms, max_df)
+        products = self._products(pairs)
+        out = {}
+        for row, pair in enumerate(pairs):
+            cols = products.indices[products.indptr[row] : products.indptr[row + 1]]
+            out[pair] = len(frozenset().union(*(words[c] for c in cols)))
+        return out
+
     def _products(self, pairs: list[tuple[int, int]]) -> Any:
         """Row r holds the element-wise product of the rows of pair r."""
         if not pairs:
             return csr_matrix((0, self.matrix.shape[1]), dtype=np.float32)
         left, right = (np.fromiter((p[k] for p in pairs), dtype=np.int64, count=len(pairs)) for k in (0, 1))
         return self.matrix[left].multiply(self.matrix[right]).tocsr()
+
+
+def _distinctive_words(matrix: Any, terms: np.ndarray, max_df: float) -> list[frozenset[str]]:
+    """Each term's distinctive words: a word in at most ``max_df`` papers (stop words and the common
+    vocabulary are no terms at all); a bigram in at most that many with one such word counts its
+    two words, so "object detection" is two words though "object" alone is common, and "neural
+    network", rare as a bigram in titles but made of common words, counts none."""
+    frequency = np.bincount(matrix.indices, minlength=matrix.shape[1])
+    rare = {str(t) for t, f in zip(terms, frequency, strict=True) if f <= max_df}
+    out = []
+    for term in map(str, terms):
+        words = term.split()
+        out.append(frozenset(words) if term in rare and rare.intersection(words) else frozenset())
+    return out
 
 
 def _nearest(matrix: Any, k: int) -> list[list[tuple[float, int]]]:
