@@ -83,13 +83,13 @@ class Corpus:
         return out
 
     def shared_words(self, pairs: list[tuple[int, int]], max_df: float) -> dict[tuple[int, int], int]:
-        """How many distinct words each pair's distinctive shared terms hold (``_distinctive_words``)."""
-        words = _distinctive_words(self.matrix, self.terms, max_df)
+        """How many distinct words each pair's distinctive shared terms hold (``_Distinctive``)."""
+        distinctive = _Distinctive(self.matrix, self.terms, max_df)
         products = self._products(pairs)
         out = {}
         for row, pair in enumerate(pairs):
             cols = products.indices[products.indptr[row] : products.indptr[row + 1]]
-            out[pair] = len(frozenset().union(*(words[c] for c in cols)))
+            out[pair] = len(frozenset().union(*map(distinctive.words, cols)))
         return out
 
     def _products(self, pairs: list[tuple[int, int]]) -> Any:
@@ -100,18 +100,24 @@ class Corpus:
         return self.matrix[left].multiply(self.matrix[right]).tocsr()
 
 
-def _distinctive_words(matrix: Any, terms: np.ndarray, max_df: float) -> list[frozenset[str]]:
-    """Each term's distinctive words: a word in at most ``max_df`` papers (stop words and the common
-    vocabulary are no terms at all); a bigram in at most that many with one such word counts its
-    two words, so "object detection" is two words though "object" alone is common, and "neural
-    network", rare as a bigram in titles but made of common words, counts none."""
-    frequency = np.bincount(matrix.indices, minlength=matrix.shape[1])
-    rare = {str(t) for t, f in zip(terms, frequency, strict=True) if f <= max_df}
-    out = []
-    for term in map(str, terms):
-        words = term.split()
-        out.append(frozenset(words) if term in rare and rare.intersection(words) else frozenset())
-    return out
+class _Distinctive:
+    """Each term's distinctive words: a word in at most ``max_df`` papers (stop words and the
+    common vocabulary are no terms at all); a bigram in at most that many with one such word
+    counts its two words, so "object detection" is two words though "object" alone is common,
+    and "neural network", rare as a bigram in titles but made of common words, counts none."""
+
+    def __init__(self, matrix: Any, terms: np.ndarray, max_df: float) -> None:
+        self.terms = terms
+        self.rare = {str(t) for t in terms[np.bincount(matrix.indices, minlength=len(terms)) <= max_df]}
+        self.known: dict[int, frozenset[str]] = {}
+
+    def words(self, column: int) -> frozenset[str]:
+        if column not in self.known:
+            term = str(self.terms[column])
+            words = term.split()
+            rare = term in self.rare and bool(self.rare.intersection(words))
+            self.known[column] = frozenset(words) if rare else frozenset()
+        return self.known[column]
 
 
 def _nearest(matrix: Any, k: int) -> list[list[tuple[float, int]]]:
