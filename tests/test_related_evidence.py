@@ -152,3 +152,26 @@ def test_capped_pairs_respect_the_cap_and_leave_out_only_what_does_not_fit(
     assert kept == [p for p in pairs if p in set(kept)]  # in the order given
     left_out = [(a, b) for a, b in pairs if (a, b) not in set(kept) and a != b]
     assert all(count[a] == cap or count[b] == cap for a, b in left_out)
+
+
+VOCABULARY = (
+    "lattice gauge quark functional lazy state threads trust detector particle graph neural kernel "
+    "parser compiler robot grasping policy reward spectral cluster proof logic type inference"
+).split()
+
+
+@settings(max_examples=40)
+@given(
+    st.lists(st.lists(st.sampled_from(VOCABULARY), min_size=1, max_size=5), min_size=3, max_size=30),
+    st.integers(1, 5),
+)
+def test_any_library_links_content_on_two_shared_words_at_least(titles: list[list[str]], top_k: int) -> None:
+    works = [Work(key=f"w{i:02d}", title=" ".join(t)) for i, t in enumerate(titles)]
+    library = enrich(works, ALL, top_k=top_k)
+    by_key = library.by_key()
+    for paper in library.papers:
+        content = [link for link in paper.related if kind(paper, link) == "content"]
+        assert len(content) <= top_k
+        for link in content:
+            assert len(words(paper.work.title) & words(by_key[link.key].work.title)) >= 2
+    _symmetric(library)

@@ -157,21 +157,24 @@ def related_links(
     top_k: int,
     min_score: float,
     topics: list[tuple[str, ...]] | None = None,
+    categories: list[tuple[str, ...]] | None = None,
 ) -> dict[str, tuple[Link, ...]]:
     """Links with reasons, symmetric: if A lists B for a reason, B lists A for the same reason.
 
     ``topics``: each work's topics (in the order of ``works``); content links between papers that
-    share one need less similar text. No paper is padded with weak links to reach a quota; none
-    lists more than ``top_k`` content links or ``AUTHOR_LINKS`` shared-author links (versions apart)."""
+    share one need less similar text. ``categories``: each work's arXiv categories, if the caller
+    trusts more than the record's own (a guess from a title alone is no field to keep papers
+    apart by); links across distant fields need more shared words. No paper is padded with weak
+    links to reach a quota; none lists more than ``top_k`` content links or ``AUTHOR_LINKS``
+    shared-author links (versions apart)."""
     reasons: dict[tuple[int, int], list[str]] = defaultdict(list)
     index = {w.key: i for i, w in enumerate(works)}
     for i, work in enumerate(works):
         for key in versions.get(work.key, ()):
             reasons[(i, index[key])].append(version_reason(work, works[index[key]]))
     _shared_authors(works, ids, corpus, reasons)
-    shared = _Shared(
-        topics or [() for _ in works], [listed_authors(w, ids) for w in works], [fields(w.categories) for w in works]
-    )
+    cats = categories or [w.categories for w in works]
+    shared = _Shared(topics or [() for _ in works], [listed_authors(w, ids) for w in works], list(map(fields, cats)))
     _similar_content(corpus, reasons, top_k, min_score, shared)
     targets: dict[int, list[int]] = defaultdict(list)
     for a, j in reasons:
