@@ -10,17 +10,25 @@ ANAPHORA = re.compile(r"\b(?:this|these|such|the above)\s+(?:problem|issue|chall
 
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[]|\d\)\s)")  # "... state of the art. 2) Some ..." too
 _ABBREV = re.compile(r"\b(?:e\.g|i\.e|et al|etc|vs|Fig|cf)\.$")
+# What this paper does: "we propose", "this paper presents", "our method uses", "in this work, ...".
+SUBJECT = (
+    r"(?:we|this (?:\w+ )?(?:paper|work|report|research|article|study|survey|letter|thesis|chapter|note|project)"
+    r"|our (?:\w+ )?(?:approach|method|system|model|framework|algorithm|technique|scheme|tool|analysis|work))"
+)
 CONTRIBUTION = re.compile(
-    r"\b(?:we|this (?:\w+ )?(?:paper|work|report|research|article|study|survey)"
-    r"|our (?:approach|method|system|model|framework))\s+"
-    r"(?:\w+\s+){0,2}?(?:propose|present|introduce|develop|design|build|show|study|report|establish|characteri[sz]e"
-    r"|attempts?|integrates?|serves?|summari[sz]es?|reviews?|surveys?|examines?)",
+    rf"\b{SUBJECT}\s+(?:\w+\s+){{0,2}}?(?:propose|present|introduce|develop|design|build|show|study|report|establish"
+    r"|characteri[sz]e|attempts?|integrates?|serves?|summari[sz]es?|reviews?|surveys?|examines?|describes?|investigates?"
+    r"|explores?|analy[sz]es?|considers?|address|extends?|provides?|derives?|formulates?|focus|implements?|applies|apply"
+    r"|uses?|employs?|leverages?|adopts?|tackles?|solves?|compares?|evaluates?|constructs?|creates?|defines?|discuss)",
     re.I,
 )
+# An earlier paper of the same authors ("In our previous work, we proposed X") is background.
+EARLIER = re.compile(r"\b(?:previous|prior|earlier|past)\s+(?:\w+\s+)?(?:work|paper|study|studies|research)\b", re.I)
 PROPOSAL = re.compile(r"\b(?:propose|present|introduce|develop|design|build)s?\b", re.I)
-# "In this paper, a technique ... is proposed": a contribution without "we".
+# "In this paper, a technique ... is proposed": a contribution without "we"; "In this letter, X ...".
 PASSIVE = re.compile(
-    r"^(?:in this (?:paper|work|article),\s*)?an?\s[^.]*?\b(?:is|are)\s+(?:proposed|presented|introduced|developed)\b",
+    r"^(?:in this (?:paper|work|article),\s*)?an?\s[^.]*?\b(?:is|are)\s+(?:proposed|presented|introduced|developed)\b"
+    r"|^(?:in this (?:paper|work|article|letter|study|report|thesis)|herein)\b",
     re.I,
 )
 # "This article serves two main purposes: (1) ...", "The contributions of X are in three folds: 1) ...".
@@ -30,6 +38,27 @@ ENUMERATION = re.compile(
 BACKGROUND = re.compile(
     r"^(?:it is (?:a )?(?:challenging|difficult|important)|recent(?:ly)?|in recent years|over the past)", re.I
 )
+
+
+# Where a long line may be cut and still read as a clause: before a conjunction or "which" that
+# follows a comma, at a semicolon or a colon; never inside a phrase.
+CLAUSE = re.compile(
+    r",\s+(?:which|where|while|whereas|and|but|since|because|thus|hence|so that|as|through|by|with|using|we|our|it)\b"
+    r"|,\s+(?!during|including|according|regarding|concerning|following|nothing|something)\w{3,}ing\b"  # ", surpassing"
+    r"|;\s|:\s|\s\((?:1|i)\)|\s\(such as\b"
+)
+
+
+def clause_cut(line: str, most: int, least: int) -> str:
+    """``line`` if it has at most ``most`` words, else its head up to the last clause boundary that
+    keeps at least ``least`` words, marked "…"; empty when no boundary fits: a line is never cut
+    mid-phrase."""
+    words = line.split()
+    if len(words) <= most:
+        return line
+    head = " ".join(words[:most])
+    cuts = [m.start() for m in CLAUSE.finditer(head) if len(head[: m.start()].split()) >= least]
+    return head[: cuts[-1]].rstrip(",;:") + "…" if cuts else ""
 
 
 def split_sentences(text: str) -> list[str]:
@@ -45,9 +74,9 @@ def split_sentences(text: str) -> list[str]:
 def contribution_sentence(text: str) -> str:
     """The sentence stating what the paper does, else the first non-background one."""
     sentences = split_sentences(text)
-    for sentence in sentences:
-        if CONTRIBUTION.search(sentence):
-            return sentence
+    at = contribution_index(sentences)
+    if at is not None and not PASSIVE.search(sentences[at]):
+        return sentences[at]
     for sentence in sentences:
         if not BACKGROUND.match(sentence):
             return sentence
@@ -55,10 +84,12 @@ def contribution_sentence(text: str) -> str:
 
 
 def contribution_index(sentences: list[str]) -> int | None:
-    """Where the paper says what it does: "we propose" first, then "we study", then "X is proposed"."""
+    """Where the paper says what it does: "we propose" first, then "we study", then "X is proposed";
+    None when no sentence says so (a background sentence is never taken for the contribution)."""
+    own = [not EARLIER.search(s) for s in sentences]
     tests = (lambda s: bool(CONTRIBUTION.search(s) and PROPOSAL.search(s)), CONTRIBUTION.search, PASSIVE.search)
     for test in tests:
-        found = [i for i, s in enumerate(sentences) if test(s)]
+        found = [i for i, s in enumerate(sentences) if own[i] and test(s)]
         if found:
             return found[0]
     return None

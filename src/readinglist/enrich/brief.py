@@ -2,11 +2,13 @@
 
 Every line is a sentence of the abstract (an approach that says little alone, two) with its
 lead-in dropped ("However, ", "In this paper, we propose ", "Experiments show that ") and,
-when long, its tail cut at a clause boundary. Nothing is paraphrased: the only word a line
-may change is a "we" verb made third person ("we study" gives "Studies"), so a line says
-only what the abstract says, and a role no sentence fills (an abstract that states no
-problem) is left empty rather than guessed. Rules on ``sentences.py``'s splitter, not a
-parser: abstracts say these things in a few set ways, and no model has to be installed.
+when long, its tail cut at a clause boundary (a line that has none is left out, never cut
+mid-phrase). Nothing is paraphrased and no word is changed ("we study X" stays "We study X"),
+so a line says only what the abstract says. The approach is a sentence about what this paper
+does ("we propose", "this paper presents", "our method"), the result a finding of this paper
+(``summary.key_results``); a role no sentence fills (an abstract that states no contribution)
+is left empty rather than guessed. Rules on ``sentences.py``'s splitter, not a parser:
+abstracts say these things in a few set ways, and no model has to be installed.
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ from __future__ import annotations
 import re
 
 from ..model import Brief
-from ..sentences import BACKGROUND, ENUMERATION, contribution_index, split_sentences
+from ..sentences import ENUMERATION, SUBJECT, clause_cut, contribution_index, split_sentences
 from .summary import FINDING, QUALITATIVE, is_measured, key_results
 
-MAX_WORDS = 32
+MAX_WORDS = 40
 # A gap the paper answers: contrast, or a shortcoming named outright.
 GAP = re.compile(
     r"^(?:however|but|yet|unfortunately|although|despite)\b|\b(?:suffers?|limited|limitations?|limits|inefficien\w*"
@@ -36,12 +38,11 @@ PRIOR_WORK = re.compile(
 )
 # "In this paper, we propose", "To remedy the above two problems, firstly, we develop", "Here, we study".
 WE = re.compile(
-    r"^(?:(?P<lead>[^.]{0,120}?),\s*)?we\s+(?:first\s+|also\s+|further\s+|then\s+)?(?P<verb>[a-z]+)\s+(?P<rest>.+)$",
+    r"^(?:(?P<lead>[^.]{0,120}?),\s*)?(?P<we>we)\s+(?:first\s+|also\s+|further\s+|then\s+)?(?P<verb>[a-z]+)\s+(?P<rest>.+)$",
     re.I,
 )
-THIS_PAPER = re.compile(
-    r"^(?:[^.]{0,80}?,\s*)?this (?:\w+ )?(?:paper|work|report|research|article|study)\s+(?=[a-z])", re.I
-)
+# "Given X, this research integrates Y": the sentence from its subject on.
+LEAD_TO_SUBJECT = re.compile(rf"^[^.]{{0,120}}?,\s*(?={SUBJECT}\b)", re.I)
 # "Yet we show in this work, that X": the problem is X.
 WE_SHOW = re.compile(r"^(?:[^.]{0,40}?\s)?we (?:show|find|observe|argue)(?: in this (?:paper|work))?,?\s+that\s+", re.I)
 # Openers that link a problem sentence to the one before it; the problem reads without them.
@@ -58,13 +59,12 @@ FRAME = re.compile(
 NOUN_VERBS = frozenset("propose present introduce develop design build devise".split())
 AND_VERB = re.compile(r"\band\s+(?:we\s+)?(?:propose|present|introduce|develop|design|build|devise)s?\s+", re.I)
 ORDINAL = re.compile(r"^(?:first|second|third|then|next|finally)(?:ly)?,\s+", re.I)
+# A sentence that goes on about the work the one before states ("It features ...").
+FOLLOW = re.compile(r"(?:it|its|they|this|these|the proposed|the new|specifically|in particular)\b", re.I)
+OWN = re.compile(r"\b(?:we|our)\b|\b(?:is|are)\s+(?:proposed|introduced|designed|developed)\b", re.I)
 SHORT = 14  # words: an approach line shorter than this says too little alone
 # Self-description a reader skips ("a novel ...").
 FILLER = re.compile(r"^(?:an?|the)\s+(?:novel|new)\s*,?\s+", re.I)
-# Where a long line may be cut and still read as a sentence.
-CLAUSE = re.compile(
-    r",\s+(?:which|where|while|and|but|since|because|thus|as|through|by)\b|;\s|:\s|\s\((?:1|i)\)|\s\(such as\b"
-)
 
 
 def brief(text: str, results: tuple[str, ...] | None = None) -> Brief:
@@ -74,38 +74,43 @@ def brief(text: str, results: tuple[str, ...] | None = None) -> Brief:
     if not sentences:
         return Brief()
     at = contribution_index(sentences)
-    approach = _approach(sentences, at) if at is not None else _definition(sentences)
+    approach = _approach(sentences, at) if at is not None else ""  # no "we propose": no approach
     claimed = sentences[at] if at is not None else ""
     results = key_results(text) if results is None else results
     shown = tuple(r for r in results if r[1:] not in claimed)  # the approach line says that one
     return Brief(_problem(sentences, at), approach, _result(shown))
 
 
-def _definition(sentences: list[str]) -> str:
-    """No "we propose": what the abstract first says the work is ("GRID is a space mission ...")."""
-    plain = (s for s in sentences if not (BACKGROUND.match(s) or GAP.search(s) or is_measured(s)))
-    return _short(next(plain, ""))
-
-
 def _approach(sentences: list[str], at: int) -> str:
     """The contribution; when that says little ("VACL, a novel approach to address this problem"),
-    the sentence after it too, unless that one is a problem or a result."""
+    the sentence after it too if it goes on about the same work ("It ...", "VACL ..."), unless
+    that one is a problem or a result."""
     line = _approach_line(sentences[at])
     after = sentences[at + 1] if at + 1 < len(sentences) else ""
-    if len(line.split()) >= SHORT or not after or GAP.search(after) or PRIOR_WORK.search(after):
+    if not line or len(line.split()) >= SHORT or not _goes_on(after, line):
         return line
-    if is_measured(after) or QUALITATIVE.search(after) or FINDING.match(after):
+    if GAP.search(after) or PRIOR_WORK.search(after) or is_measured(after) or QUALITATIVE.search(after):
+        return line
+    if FINDING.match(after):
         return line
     more = f"{line} {_approach_line(after)}"
     return more if len(more.split()) <= MAX_WORDS else line
+
+
+def _goes_on(after: str, line: str) -> bool:
+    """``after`` speaks of the work ``line`` states: "It ...", "we", "our", "is proposed", or a
+    name the line gives ("VACL consists of ...")."""
+    first = after.split(maxsplit=1)[0].strip(",:") if after else ""
+    named = first[1:] != first[1:].lower() and first in line
+    return named or bool(FOLLOW.match(after) or OWN.search(after))
 
 
 def _result(results: tuple[str, ...]) -> str:
     """The first claim that fits in a line, measured or reported as a finding if one is."""
     if not results:
         return ""
-    rank = [(len(r.split()) > MAX_WORDS, not (is_measured(r) or FINDING.match(r)), i) for i, r in enumerate(results)]
-    return _short(results[min(rank)[2]])
+    rank = sorted((not _short(r), not (is_measured(r) or FINDING.match(r)), i) for i, r in enumerate(results))
+    return _short(results[rank[0][2]])
 
 
 def _problem(sentences: list[str], at: int | None) -> str:
@@ -126,29 +131,14 @@ def _approach_line(sentence: str) -> str:
     if match and (match["lead"] is None or len(match["lead"].split()) <= 12):
         verb, rest = match["verb"].lower(), FRAME.sub("", match["rest"])
         if verb.rstrip("s") in NOUN_VERBS:  # "X and introduce Y" is "X and Y"
-            line = AND_VERB.sub("and ", FILLER.sub("", rest))
-        else:
-            line = f"{_third_person(verb)} {rest}"
-        return _short(_capital(line))
-    return _short(_capital(FRAME.sub("", THIS_PAPER.sub("", sentence, count=1))))
-
-
-def _third_person(verb: str) -> str:
-    if verb.endswith("s"):
-        return verb
-    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + ("es" if verb.endswith(("sh", "ch", "x", "o")) else "s")
+            return _short(_capital(AND_VERB.sub("and ", FILLER.sub("", rest))))
+        return _short(_capital(FRAME.sub("", sentence[match.start("we") :])))  # "we study X"
+    return _short(_capital(FRAME.sub("", LEAD_TO_SUBJECT.sub("", sentence, count=1))))
 
 
 def _short(line: str) -> str:
-    """At most ``MAX_WORDS`` words: cut at the last clause boundary that keeps half of them, else at a word."""
-    words = line.split()
-    if len(words) <= MAX_WORDS:
-        return line
-    head = " ".join(words[:MAX_WORDS])
-    cuts = [m.start() for m in CLAUSE.finditer(head) if len(head[: m.start()].split()) >= MAX_WORDS // 2]
-    return (head[: cuts[-1]] if cuts else head).rstrip(",;:") + "…"
+    """At most ``MAX_WORDS`` words, cut at a clause boundary; empty when none fits."""
+    return clause_cut(line, MAX_WORDS, MAX_WORDS // 3)
 
 
 def _capital(text: str) -> str:

@@ -1,9 +1,11 @@
 """Extractive summaries: a TL;DR from the contribution sentences, and quoted key results.
 
-A key result is a measured claim ("2.21x speedup", "97.27% accuracy") anywhere in the
-abstract, or, after the sentence stating the contribution, a qualitative one: "significantly
+A key result is a finding of this paper: after the sentence stating the contribution, a
+measured claim ("2.21x speedup", "97.27% accuracy"), a qualitative one ("significantly
 outperforms the baseline", "achieves the state-of-the-art performance", "deployed at
-Alibaba", or a finding the abstract reports ("Our results show that ...").
+Alibaba"), or a finding the abstract reports ("Our results show that ..."). An abstract that
+states no contribution has a result only where the paper owns it ("we show", "our method
+achieves"): a number in a background sentence is someone else's.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ from ..sentences import (
     ANAPHORA,
     BACKGROUND,
     CONTRIBUTION,
+    EARLIER,
     ENUMERATION,
     PROPOSAL,
+    clause_cut,
     contribution_index,
     split_sentences,
 )
@@ -46,6 +50,11 @@ FINDING = re.compile(
     r"|it confirms\b|[^.]{0,100}?\bwe verify\b)",
     re.I,
 )
+# The paper speaking of its own work ("we show", "our model achieves").
+OURS = re.compile(r"\b(?:we|our)\b", re.I)
+# "The Gamma-Ray Integrated Detectors (GRID) is a ...": an abstract about its own named system.
+DEFINED = re.compile(r"^[^.]*\((?P<name>[A-Z][\w-]*[A-Z][\w-]*)\)\s+(?:is|are)\s+(?:an?|the)\s")
+OWN_FINDING = re.compile(r"\bwe\s+(?:\w+\s+)?(?:show|find|found|demonstrate|observe|prove|obtain|achieve)", re.I)
 LEAD_IN = re.compile(
     r"^(?:(?:experimental |evaluation |extensive )?(?:results?|experiments?|evaluations?)"
     r" (?:show|demonstrate|validate|indicate)s?(?: that)?\s*,?|(?:overall|in particular|besides|additionally|"
@@ -59,7 +68,7 @@ def tldr(text: str) -> str:
     sentences = split_sentences(text)
     if not sentences:
         return ""
-    picked = [s for s in sentences if CONTRIBUTION.search(s)]
+    picked = [s for s in sentences if CONTRIBUTION.search(s) and not EARLIER.search(s)]
     # "We propose X" states the contribution better than "we show that ..." or "we study".
     proposing = [s for s in picked if PROPOSAL.search(s)]
     picked = proposing or picked
@@ -68,26 +77,35 @@ def tldr(text: str) -> str:
     first = sentences.index(picked[0])
     if first and ANAPHORA.search(picked[0]):
         picked = [_capitalized(CONTRAST.sub("", sentences[first - 1])), *picked]
-    words: list[str] = []
-    for sentence in picked:
-        if words and len(words) + len(sentence.split()) > MAX_TLDR_WORDS:
+    kept = [picked[0]]
+    for sentence in picked[1:]:
+        if len(" ".join([*kept, sentence]).split()) > MAX_TLDR_WORDS:
             break
-        words.extend(sentence.split())
-    if len(words) > MAX_TLDR_WORDS:
-        words = [*words[: MAX_TLDR_WORDS - 1], words[MAX_TLDR_WORDS - 1].rstrip(",;:") + "…"]
-    return " ".join(words)
+        kept.append(sentence)
+    return clause_cut(" ".join(kept), MAX_TLDR_WORDS, MAX_TLDR_WORDS // 3)
 
 
 def key_results(text: str) -> tuple[str, ...]:
-    """The claims, quoted from the abstract with their context (a lead-in dropped); numbers never change."""
+    """This paper's findings, quoted from the abstract with their context (a lead-in dropped);
+    numbers never change."""
     sentences = split_sentences(text)
     at = contribution_index(sentences)
-    start = 1 if at is None else at + 1  # a claim before the contribution is the background's
-    return tuple(
-        _without_lead_in(s)
-        for i, s in enumerate(sentences)
-        if is_measured(s) or (i >= start and (QUALITATIVE.search(s) or FINDING.match(s)) and not BACKGROUND.match(s))
-    )
+    defined = DEFINED.match(sentences[0]) if sentences else None
+    owner = re.compile(rf"\b(?:we|our|{re.escape(defined['name'])})\b" if defined else OURS.pattern, re.I)
+    return tuple(_without_lead_in(s) for i, s in enumerate(sentences) if _is_finding(s, i, at, owner))
+
+
+def _is_finding(sentence: str, i: int, at: int | None, owner: re.Pattern[str] = OURS) -> bool:
+    """After the contribution, a claim; without one, a claim the paper owns ("we show", "our ...",
+    or the system the abstract opens by defining)."""
+    if BACKGROUND.match(sentence) or EARLIER.search(sentence) or (at is not None and i < at):
+        return False
+    if at == i:  # "We propose X, which reaches 2x": the contribution with its number
+        return is_measured(sentence)
+    claim = is_measured(sentence) or bool(QUALITATIVE.search(sentence) or FINDING.match(sentence))
+    if at is None:
+        return bool(OWN_FINDING.search(sentence) or (claim and owner.search(sentence)))
+    return claim or bool(OWN_FINDING.search(sentence))
 
 
 def is_measured(sentence: str) -> bool:
