@@ -31,6 +31,9 @@ class Config:
     charts: bool = True  # papers-per-year charts (render/charts.py); off saves drawing them
     author_chart_min: int = 10  # an author with fewer papers gets no chart
     author_feed_min: int = 3  # an author with fewer papers gets no Atom feed
+    # guess a category from a record's text when its arXiv id, venue and keywords give none
+    # (enrich/categories.py); off, such a paper is shown uncategorized
+    infer_categories: bool = True
 
     @property
     def bib_path(self) -> Path:

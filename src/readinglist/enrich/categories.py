@@ -9,14 +9,17 @@ shipped as ``data/arxiv_taxonomy.toml``), and the words in it that name a field
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 from .. import arxiv_categories
+from ..model import Work
 from ..tomlfile import package_toml
+from .signals import NONE, Signal
+from .signals import record_signal as signals_of
 from .similarity import Corpus
 
 VOTERS = 5  # categorized neighbours that vote on a paper without a category (similarity keeps 24)
@@ -26,6 +29,11 @@ DESCRIPTION_WEIGHT = 1.5
 # A field's own name outweighs a unanimous neighbour vote (1.0): neighbours are only the
 # papers that happen to be in the list, the name is what the paper says it is about.
 FIELD_WEIGHT = 1.25
+# How much more a title alone must point to one category than to the next before it is
+# shown: calibrated on real exports (tests/test_venue_categories.py says how).
+TITLE_ONLY_MARGIN = 0.8
+# An archive holding this share of a list's categorized papers is one of its main fields.
+MAIN_SHARE = 0.1
 
 
 @dataclass(frozen=True)
@@ -37,7 +45,17 @@ class ArxivCategory:
 
 @dataclass(frozen=True)
 class Inferred:
+    """A category a record's fields give or its text suggests, with why (``render/about.py``
+    says which); no category and ``NONE`` when nothing was strong enough."""
+
     categories: tuple[str, ...]
+    evidence: str
+
+
+@dataclass(frozen=True)
+class Guess:
+    category: str
+    margin: float  # its score less the next category's: how clearly the text points to it
     evidence: str
 
 
@@ -78,9 +96,53 @@ def field_votes(text: str, known: set[str]) -> tuple[dict[str, float], list[str]
     return dict(votes), seen
 
 
-def infer(texts: list[str], categories: list[tuple[str, ...]], keys: list[str], corpus: Corpus) -> dict[int, Inferred]:
-    """For every uncategorized paper (by index): its inferred category and why."""
-    todo = [i for i, cats in enumerate(categories) if not cats]
+def infer(works: list[Work], texts: list[str], corpus: Corpus, guess: bool = True) -> dict[int, Inferred]:
+    """For every paper without a category (by index): its category and why, or why none.
+
+    What the record says comes first (``signals.py``); the text decides only the rest, and
+    only with ``guess``. A guess from a title alone must clear ``TITLE_ONLY_MARGIN``.
+    """
+    signals = {i: signals_of(w) for i, w in enumerate(works) if not w.categories}
+    out = {i: Inferred(s.categories, s.evidence) for i, s in signals.items() if s and s.categories}
+    known = [w.categories or (out[i].categories if i in out else ()) for i, w in enumerate(works)]
+    todo = [i for i in signals if i not in out]
+    archives = _archives_of(signals, main_archives(known), [not works[i].abstract.strip() for i in range(len(works))])
+    found = guesses(todo, texts, known, [w.key for w in works], corpus, archives) if guess else {}
+    for i in todo:
+        hit = found.get(i)
+        if hit and (works[i].abstract.strip() or hit.margin >= TITLE_ONLY_MARGIN):
+            out[i] = Inferred((hit.category,), hit.evidence)
+        else:
+            out[i] = Inferred((), NONE)
+    return out
+
+
+def _archives_of(
+    signals: dict[int, Signal | None], main: tuple[str, ...], title_only: list[bool]
+) -> dict[int, tuple[str, ...]]:
+    """The archives each paper's guess may choose from: those its record names, else for a
+    title alone the list's main ones (one optics paper in an ML list makes no ML title optics)."""
+    out = {i: s.archives for i, s in signals.items() if s and s.archives}
+    return out | {i: main for i in signals if i not in out and title_only[i] and main}
+
+
+def main_archives(categories: list[tuple[str, ...]]) -> tuple[str, ...]:
+    """The archives (cs, math, hep-th, ...) of at least ``MAIN_SHARE`` of the categorized papers."""
+    counts = Counter(cats[0].split(".")[0] for cats in categories if cats)
+    total = sum(counts.values())
+    return tuple(sorted(a for a, n in counts.items() if n >= MAIN_SHARE * total))
+
+
+def guesses(
+    todo: list[int],
+    texts: list[str],
+    categories: list[tuple[str, ...]],
+    keys: list[str],
+    corpus: Corpus,
+    archives: dict[int, tuple[str, ...]],
+) -> dict[int, Guess]:
+    """The likeliest category of each paper in ``todo`` by its text, within the archives its
+    record allows, with the margin over the next likeliest."""
     if not todo:
         return {}
     taxonomy = _plausible(arxiv_taxonomy(), categories)
@@ -93,8 +155,14 @@ def infer(texts: list[str], categories: list[tuple[str, ...]], keys: list[str], 
         scores = {c.id: DESCRIPTION_WEIGHT * float(closeness[row][n]) for n, c in enumerate(taxonomy)}
         for cat, share in [*votes.items(), *named.items()]:
             scores[cat] = scores.get(cat, 0.0) + share
-        best = min(scores, key=lambda c: (-scores[c], c))
-        out[i] = Inferred((best,), _evidence(neighbours, taxonomy[int(np.argmax(closeness[row]))], words))
+        allowed = archives.get(i)
+        scores = {c: s for c, s in scores.items() if not allowed or c.split(".")[0] in allowed}
+        if not scores:
+            continue
+        ranked = sorted(scores, key=lambda c: (-scores[c], c))
+        margin = scores[ranked[0]] - (scores[ranked[1]] if len(ranked) > 1 else 0.0)
+        evidence = _evidence(neighbours, taxonomy[int(np.argmax(closeness[row]))], words)
+        out[i] = Guess(ranked[0], margin, evidence)
     return out
 
 

@@ -40,9 +40,15 @@ def plain_text(work: Work) -> str:
 
 
 def enrich(
-    works: list[Work], topics: tuple[Topic, ...], top_k: int = 5, min_score: float = 0.1, recall: Recall | None = None
+    works: list[Work],
+    topics: tuple[Topic, ...],
+    top_k: int = 5,
+    min_score: float = 0.1,
+    recall: Recall | None = None,
+    infer_categories: bool = True,
 ) -> Library:
-    """``recall``: the last generate's per-work results (enrich/recall.py), if the caller kept them."""
+    """``recall``: the last generate's per-work results (enrich/recall.py), if the caller kept them;
+    ``infer_categories``: guess a category from the text when the record gives none."""
     recall = recall or Recall()
     works = sorted((current_title(without_et_al(w), recall) for w in works), key=lambda w: w.key)
     texts = [plain_text(w) for w in works]
@@ -50,7 +56,7 @@ def enrich(
     ids = name_ids(name for w in works for name in page_authors(w))
     versions = version_groups(works, corpus, ids)
     slug_of = slugs(w.key for w in works)
-    inferred = categories.infer(texts, [w.categories for w in works], [w.key for w in works], corpus)
+    inferred = categories.infer(works, texts, corpus, infer_categories)
     cats_of = [inferred[i].categories if i in inferred else w.categories for i, w in enumerate(works)]
     topic_texts = [_topic_text(texts[i], w) for i, w in enumerate(works)]
     topics_of = [recall("topics", assign_topics, cats_of[i], topic_texts[i], also=(topics,)) for i in range(len(works))]
@@ -67,7 +73,7 @@ def enrich(
                 work=work,
                 slug=slug_of[work.key],
                 categories=cats,
-                categories_inferred=guess is not None,
+                categories_inferred=guess is not None and bool(cats),
                 category_evidence=guess.evidence if guess else "",
                 topics=topics_of[i],
                 tldr=recall("tldr", summary.tldr, abstract),

@@ -2,13 +2,14 @@
 
 A reader needs what kind of source a record came from ("BibTeX import", "author profile of
 Wei Lin"); the maintainer also needs the file and line, the citation key, why a category
-was inferred and where to write notes or a title. That goes into one collapsed "About this
+was decided and where to write notes or a title. That goes into one collapsed "About this
 record" block at the bottom of the page (sphinx-design's dropdown: a native ``<details>``,
 opened by keyboard), so it stays out of a reader's way.
 """
 
 from __future__ import annotations
 
+from ..enrich.signals import NONE, RECORD_SIGNALS
 from ..model import SOURCE_KINDS, Note, Paper, Work
 from .escape import Md, clean, directive, md_text
 from .links import display_title, paper_url
@@ -43,9 +44,21 @@ def about_record(paper: Paper, by_key: dict[str, Paper], note: Note | None) -> M
     facts = md_text(f"Citation key: {paper.key}. Source:") + " " + source(paper.work) + md_text(".")
     hints = [TITLE_HINT] * paper.work.title_inferred + [_notes_hint(paper, note)]
     lines = [" ".join([facts, *map(md_text, hints)])]
-    if paper.categories_inferred and paper.category_evidence:
-        lines.append(md_text("Inferred category, from the") + " " + evidence(paper.category_evidence, by_key) + ".")
+    if paper.category_evidence:
+        lines.append(category_line(paper, by_key))
     return directive("dropdown", "About this record", "\n\n".join(lines), ":class-container: readinglist-about")
+
+
+def category_line(paper: Paper, by_key: dict[str, Paper]) -> Md:
+    """Which signal decided the category (enrich/categories.py): the record's arXiv id, venue or
+    keywords, the text, or none strong enough."""
+    said = paper.category_evidence
+    if said == NONE:
+        return md_text(f"Category: {said}; the paper is shown uncategorized.")
+    if said.startswith(RECORD_SIGNALS):
+        return md_text(f"Category from {said}.")
+    text = "the title and abstract" if paper.work.abstract.strip() else "the title"
+    return Md(md_text(f"Category inferred from {text}; the") + " " + evidence(said, by_key) + ".")
 
 
 def evidence(text: str, by_key: dict[str, Paper]) -> Md:

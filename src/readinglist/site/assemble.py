@@ -94,6 +94,7 @@ def enrich_store(
         config.related_top_k,
         config.related_min_score,
         recall,
+        config.infer_categories,
     )
     shown = {p.key for p in library.papers}
     bibtex = {key: text for key, text in bibtex.items() if key in shown}

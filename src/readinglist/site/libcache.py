@@ -53,7 +53,7 @@ def key(config: Config, titles: dict[str, str]) -> str:
     digest = hashlib.sha256()
     for path in (config.bib_path, config.taxonomy_path, config.identity_path):
         digest.update(read_input(path) + b"\0")
-    digest.update(repr((config.bib, config.related_top_k, config.related_min_score)).encode())
+    digest.update(repr((config.bib, config.related_top_k, config.related_min_score, config.infer_categories)).encode())
     digest.update(repr(sorted(titles.items())).encode())
     digest.update(code_digest().encode())
     return digest.hexdigest()
