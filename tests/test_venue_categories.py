@@ -185,3 +185,54 @@ def test_infer_categories_is_a_validated_setting(tmp_path: Path) -> None:
 def test_init_writes_the_setting() -> None:
     template = files("readinglist").joinpath("scaffold/conf/readinglist.toml.tmpl").read_text(encoding="utf-8")
     assert "\ninfer_categories = true" in template
+
+
+# --- calibrated on real exports ------------------------------------------------------------------------------
+
+EXPORTS = Path(__file__).parent / "fixtures" / "exports"
+CS = ("cs", "stat")
+
+
+def _field(category: str) -> str:
+    """cs, stat and eess are one field: an ICASSP paper guessed cs.SD contradicts nothing."""
+    archive = category.split(".")[0]
+    return "computing" if archive in ("cs", "stat", "eess") else archive
+
+
+@pytest.fixture(scope="module")
+def exports(tmp_path_factory: pytest.TempPathFactory) -> list[Work]:
+    """Every real export under tests/fixtures/exports, imported as ``readinglist import`` does."""
+    from readinglist.store import bibfile, importer
+
+    bib = tmp_path_factory.mktemp("exports") / "refs.bib"
+    importer.run(sorted(p for p in EXPORTS.iterdir() if p.suffix in (".bib", ".json")), bib, EXPORTS)
+    return sorted(bibfile.load(bib, tolerant=True).works(), key=lambda w: w.key)
+
+
+def test_title_guesses_kept_by_the_margin_rarely_contradict_the_venue(exports: list[Work]) -> None:
+    """Each title-only paper whose venue names its field, guessed from its title as if it had no venue."""
+    from readinglist.enrich.categories import guesses, main_archives
+    from readinglist.enrich.signals import record_signal
+
+    texts = [plain_text(w) for w in exports]
+    signals = [None if w.categories else record_signal(w) for w in exports]
+    known = [w.categories or (s.categories if s else ()) for w, s in zip(exports, signals, strict=True)]
+    venue_only = [i for i, s in enumerate(signals) if s and s.categories and not exports[i].abstract.strip()]
+    assert len(venue_only) >= 10
+    main = main_archives(known)
+    found = guesses(
+        venue_only, texts, known, [w.key for w in exports], build_corpus(texts), dict.fromkeys(venue_only, main)
+    )
+    kept = [i for i in venue_only if i in found and found[i].margin >= TITLE_ONLY_MARGIN]
+    wrong = [i for i in kept if _field(found[i].category) != _field(known[i][0])]
+    assert len(wrong) <= 0.02 * max(len(kept), 1)
+
+
+def test_on_the_real_exports_no_guess_falls_outside_computer_science(exports: list[Work]) -> None:
+    """Before: every entry without a category got one from its text, wherever it pointed."""
+    texts = [plain_text(w) for w in exports]
+    found = infer(exports, texts, build_corpus(texts))
+    guessed = [f.categories for f in found.values() if f.categories and not f.evidence.startswith("the ")]
+    outside = [cats for cats in guessed if cats[0].split(".")[0] not in CS]
+    assert len(outside) <= 0.02 * len(exports)
+    assert any(f.evidence == NONE for f in found.values())  # a weak guess is left out

@@ -122,6 +122,7 @@ def _named(fields: dict[str, str]) -> tuple[Venue, str] | None:
     return None
 
 
+@lru_cache(maxsize=4096)  # a list's papers share a few hundred venues
 def match(text: str) -> Venue | None:
     """The venue of the longest name in ``text``, the first of equally long ones."""
     said = words(text)
