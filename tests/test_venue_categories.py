@@ -22,6 +22,7 @@ from readinglist.enrich.venues import match, venue_of
 from readinglist.errors import Code, ReadingListError
 from readinglist.model import Topic, Work
 from readinglist.render.about import about_record
+from readinglist.render.paper import paper_page
 
 GENERAL = (Topic("general", "General", "Everything."),)
 
@@ -163,6 +164,8 @@ def test_about_this_record_names_the_signal_that_decided() -> None:
     none = about_record(by_key["i"], by_key, None)
     assert "Category\\: none\\: no signal was strong enough\\; the paper is shown uncategorized\\." in none
     assert by_key["i"].categories == () and not by_key["i"].categories_inferred
+    page = paper_page(by_key["i"], by_key, None, "", library, {})
+    assert "Uncategorized\\: nothing in the record names a field clearly enough" in page
 
 
 # --- the setting -----------------------------------------------------------------------------------------

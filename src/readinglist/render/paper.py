@@ -6,6 +6,7 @@ from functools import partial
 
 from .. import arxiv_categories
 from ..enrich.credit import work_credit
+from ..enrich.signals import NONE
 from ..model import Library, Link, Note, Paper, Work
 from .about import about_record, reader_source
 from .authors import author_urls, shown_names
@@ -163,6 +164,8 @@ def _badges(paper: Paper, note: Note | None) -> Md:
     line = " · ".join(badges)
     if paper.categories_inferred and badges:  # why: in "About this record"
         line += " " + md_text("(inferred: the source gives no category)")
+    elif not badges and paper.category_evidence == NONE:  # no guess is better than a wrong one
+        line = md_text("Uncategorized: nothing in the record names a field clearly enough")
     reading = reading_line(note.meta, tag_link) if note else ""  # status, tags, rating: render/workflow.py
     return Md("\n\n".join(part for part in (line, reading) if part))
 
