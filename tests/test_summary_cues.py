@@ -19,8 +19,10 @@ from hypothesis import strategies as st
 from conftest import FIXTURES, SEEDS
 from readinglist.enrich.brief import brief
 from readinglist.enrich.summary import key_results, tldr
+from readinglist.latex import to_text
 from readinglist.sentences import CLAUSE, split_sentences
 from readinglist.sources import read_source
+from readinglist.titles import working_title
 
 TOKEN = re.compile(r"[^\W_]+")
 # A cue that the sentence speaks of this paper's own work.
@@ -147,3 +149,18 @@ def test_on_real_abstracts_every_approach_line_comes_from_a_sentence_about_this_
         sources = [s for s in split_sentences(text) if head in " ".join(s.split()).lower()]
         assert sources and THIS_PAPER.search(sources[0]), (approach, sources)
     assert approaches >= len(REAL) * 3 // 4  # abstaining is for abstracts that state no contribution
+
+
+def test_working_titles_inflect_no_word_by_hand() -> None:
+    """ "we characterize W" gave "Characterizing W": a word the abstract never wrote."""
+    made = [(working_title(text), to_text(text)) for text in REAL]
+    joins = {"in", "for", "that"}  # "<title> in <the field>", "X, which" as "X that": the words a title adds
+    assert not [(title, text) for title, text in made if _invented(title, text) - joins]
+    assert working_title("We have developed simulation models of markets.") == "Simulation models of markets"
+
+
+def test_working_titles_name_an_acronym_introduced_with_its_expansion() -> None:
+    text = "Reward models are noisy. Here, we introduce the Dual-Consensus Weak-to-Strong (DC-W2S) framework."
+    assert working_title(text).startswith("DC-W2S: Dual-Consensus Weak-to-Strong")
+    untitled = "Despite the successes of deep networks, their training problem remains non-convex and hard."
+    assert working_title(untitled).startswith("Their training problem remains non-convex")

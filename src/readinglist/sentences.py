@@ -75,7 +75,7 @@ def contribution_sentence(text: str) -> str:
     """The sentence stating what the paper does, else the first non-background one."""
     sentences = split_sentences(text)
     at = contribution_index(sentences)
-    if at is not None and not PASSIVE.search(sentences[at]):
+    if at is not None and CONTRIBUTION.search(sentences[at]):
         return sentences[at]
     for sentence in sentences:
         if not BACKGROUND.match(sentence):

@@ -1,8 +1,10 @@
 """Working titles for records that have none, made only of the abstract's own words.
 
 An abstract that names its system ("we propose X, a ...", "we present X", "namely X",
-"a new ... X (...)") gives "X: <its own short description>". Otherwise the contribution
-sentence is cut down to its object ("we characterize W" gives "Characterizing W"). A title
+"a new ... X (...)", "the Long Name (LN) framework") gives "X: <its own short description>".
+Otherwise the contribution sentence is cut down to its object ("we characterize W" gives
+"W": no verb is inflected by hand); without one, the first sentence less its lead-in
+("Despite ..., "). A title
 that does not name the abstract's field then gets it (``fieldphrase``): "... in federated
 learning", "X: ... for crowd counting".
 """
@@ -37,6 +39,10 @@ SYSTEM_PATTERNS = tuple(
         rf"\b{INTRO}\s+(?:an?|the)\s(?P<pre>[^,.;]{{3,60}}?)\s+{NAME}\s*(?:,|\bwhich\b|\bthat\b)",
         rf"(?:^|\.\s)(?:The\s+)?(?P<exp>(?:[A-Z][\w\-]*\s+){{1,6}})\((?P<name>[A-Z]{{2,}}\w*)\)\s+(?:is|are)\s+{DESC}",
         rf"\bnamely\s+{NAME}",
+        # "we introduce the Dual-Consensus Weak-to-Strong (DC-W2S) framework"
+        rf"\b{INTRO}\s+(?:an?\s|the\s)?(?P<exp>(?:[A-Z][\w\-]*\s+(?:(?:for|of|and|to|in|on|with)\s+)?){{2,8}})"
+        rf"\((?P<name>[A-Z][\w\-]*[A-Z][\w\-]*)\)",
+        rf"\b{INTRO}\s+(?:an?|the)\s(?P<pre>[^,.;]{{3,60}}?)\s+(?:called|named|dubbed|termed)\s+{NAME}",
         rf"\b{INTRO}\s+{NAME}{EXPANSION}\s*(?:,|\.|\bwhich\b|\bthat\b|\bto\b|\bfor\b)",
     )
 )
@@ -49,10 +55,15 @@ LEAD = re.compile(
     re.I,
 )
 NOUN_VERBS = frozenset("propose present introduce develop design report".split())
-CLAIM_VERBS = frozenset("show find demonstrate prove observe".split())
 ENUMERATED = re.compile(r"\b(?:purposes?|goals?|aims?|objectives?|contributions?)\s*:\s*\(1\)\s*(?P<rest>[^.]+)")
 PASSIVE = re.compile(r"^(?P<x>.+?)\s+(?:is|are)\s+(?:proposed|presented|introduced|developed|reported)\b\s*(?P<y>.*)$")
 FRAME = re.compile(r"^(?:in this (?:paper|work|article|report),?\s*)|\s+in this (?:paper|work|article|report)\b", re.I)
+# "Despite the recent successes of X, ...": a lead-in, not what the work is.
+SUBORDINATE = re.compile(
+    r"^(?:with|despite|as|although|though|while|given|since|because|due to|to|in order to|motivated by|inspired by"
+    r"|based on|for|in)\b[^,]{3,120},\s*",
+    re.I,
+)
 CLAUSE_END = re.compile(r",\s|:\s|;\s|\s\((?:1|i)\)|\s+and\s+\w+(?:es|s)\b(?!\s+and)|\s+which\s|\s+thus\s")
 
 
@@ -131,7 +142,7 @@ def _contribution_title(sentence: str) -> str:
     if not lead:
         plain = FRAME.sub("", sentence).rstrip(".")
         passive = PASSIVE.match(plain)
-        plain = f"{passive['x']} {passive['y']}".strip() if passive else _first_clause(plain)
+        plain = f"{passive['x']} {passive['y']}".strip() if passive else _first_clause(SUBORDINATE.sub("", plain))
         return _shorten(plain)
     return _shorten(_object_phrase(lead.group("verb").lower(), sentence[lead.end() :]))
 
@@ -144,23 +155,8 @@ def _object_phrase(verb: str, rest: str) -> str:
         verb, _, rest = rest[3:].partition(" ")
         stem = verb
     rest = _first_clause(rest).rstrip(".")
-    if stem in NOUN_VERBS:
-        return FILLERS.sub("", rest)
-    if stem in CLAIM_VERBS:
-        return rest
-    return f"{_gerund(stem)} {rest}"
-
-
-def _gerund(stem: str) -> str:
-    if stem.endswith("ied"):
-        stem = stem[:-3] + "y"
-    elif stem.endswith("ed") and len(stem) > 3:
-        stem = stem[:-2]  # "we have developed": "Developing"
-    if stem.endswith("ie"):
-        return stem[:-2] + "ying"
-    if stem.endswith("e") and not stem.endswith("ee"):
-        return stem[:-1] + "ing"
-    return stem + "ing"
+    # "we study X" gives "X": the verb is left out, never made a gerund by hand ("Studying").
+    return FILLERS.sub("", rest) if stem in NOUN_VERBS else rest
 
 
 def _shorten(text: str) -> str:
