@@ -2,8 +2,8 @@
 
 A venue is looked for, in this order, in a DBLP key (``DBLP:conf/cvpr/HeZRS16``, also in
 ``crossref`` and ``biburl``), in the venue fields (booktitle, journal, ...) and in the DOI's
-prefix. Names are compared as words: case, accents, punctuation, years, ordinals and words
-such as "Proceedings of the", "International", "Conference", "IEEE" are ignored, so
+prefix. Names are compared as words: case, accents, punctuation, years, ordinals, "Int."
+for "International" and words such as "Proceedings of the" or the table's "IEEE" are ignored, so
 "Proc. of the 33rd Int. Conf. on Machine Learning (ICML'16)" is ICML. An abbreviation in
 capitals (CASE, FAST, RANDOM) counts only written in capitals: as a word it names nothing.
 The longest name found wins ("Artificial Intelligence and Statistics" over "Artificial
@@ -23,17 +23,16 @@ from ..tomlfile import package_toml
 
 VENUE_FIELDS = ("booktitle", "journal", "journaltitle", "eventtitle", "series", "publisher", "organization")
 DBLP_FIELDS = ("crossref", "biburl", "bibsource")
-GENERIC = frozenset(
-    "proceedings proc of the on in for and annual international intl int conference conf "
-    "symposium symp workshop workshops".split()
-)
+GENERIC = frozenset("proceedings proc of the on in for and annual a an".split())
+SHORT = {"int": "international", "intl": "international", "conf": "conference", "symp": "symposium"}
 # Dropped from the table's names only: "IEEE Transactions on Robotics" is also written without
 # "IEEE". A name left one word by it keeps them ("Journal of the ACM" is not "Journal").
 PUBLISHERS = frozenset("acm ieee cvf ifip".split())
 _WORD = re.compile(r"[^\W\d_]+|\d+")
 _ORDINAL = re.compile(r"\b\d+(?:st|nd|rd|th)\b", re.I)
 _DBLP = re.compile(r"\b((?:conf|journals)/[\w-]+)/")
-_DISPLAY_ONLY = " (journal)"  # a name kept for the page: "Machine Learning (journal)"
+# A name kept for the page only: "Machine Learning (journal)", "IEEE Software (magazine)".
+_DISPLAY_ONLY = re.compile(r" \((?:journal|magazine)\)$")
 
 
 @dataclass(frozen=True)
@@ -58,7 +57,8 @@ def words(text: str, ignored: frozenset[str] = GENERIC) -> list[str]:
     """The words of a venue's name as written, without the ones that tell no venue apart."""
     plain = unicodedata.normalize("NFKD", to_text(text).replace("&", " and "))
     plain = _ORDINAL.sub(" ", "".join(c for c in plain if not unicodedata.combining(c)))
-    return [w for w in _WORD.findall(plain) if not w.isdigit() and w.lower() not in ignored]
+    said = [SHORT.get(w.lower(), w) for w in _WORD.findall(plain) if not w.isdigit()]
+    return [w for w in said if w.lower() not in ignored]
 
 
 def name_words(name: str) -> list[str]:
@@ -67,8 +67,7 @@ def name_words(name: str) -> list[str]:
     said = words(name, GENERIC | PUBLISHERS)
     if len(said) > 1 or len(_WORD.findall(name)) == 1:
         return said
-    said = words(name)
-    return said if len(said) > 1 else []
+    return words(name) if len(words(name)) > 1 else []
 
 
 @lru_cache(maxsize=1)
@@ -77,9 +76,7 @@ def table() -> Table:
     doi: list[tuple[str, Venue]] = []
     for field in package_toml("venues.toml")["field"]:
         for names in field["venues"]:
-            venue = Venue(
-                names[0].removesuffix(_DISPLAY_ONLY), tuple(field["categories"]), tuple(field.get("archives", ()))
-            )
+            venue = Venue(_DISPLAY_ONLY.sub("", names[0]), tuple(field["categories"]), tuple(field.get("archives", ())))
             for name in names:
                 _add(found, doi, name, venue)
     longest = max(map(len, [*found.words, *found.capitals]))
@@ -92,7 +89,7 @@ def _add(found: Table, doi: list[tuple[str, Venue]], name: str, venue: Venue) ->
         found.dblp.setdefault(name, venue)
     elif name.startswith("10."):
         doi.append((name.lower(), venue))
-    elif not name.endswith(_DISPLAY_ONLY) and (said := name_words(name)):
+    elif not _DISPLAY_ONLY.search(name) and (said := name_words(name)):
         capitals = all(w.isupper() for w in said)
         target = found.capitals if capitals else found.words
         target.setdefault(tuple(said) if capitals else tuple(w.lower() for w in said), venue)
