@@ -22,6 +22,11 @@ CONTRIBUTION = re.compile(
     r"|uses?|employs?|leverages?|adopts?|tackles?|solves?|compares?|evaluates?|constructs?|creates?|defines?|discuss)",
     re.I,
 )
+# A finding rather than what the paper does ("Our results show", "we find that").
+REPORTED = re.compile(
+    r"\b(?:results?|experiments?|evaluations?)\s+(?:\w+\s+)?(?:show|reveal|indicate|suggest)|\bwe\s+(?:show|find|found|observe)\b",
+    re.I,
+)
 # An earlier paper of the same authors ("In our previous work, we proposed X") is background.
 EARLIER = re.compile(r"\b(?:previous|prior|earlier|past)\s+(?:\w+\s+)?(?:work|paper|study|studies|research)\b", re.I)
 PROPOSAL = re.compile(r"\b(?:propose|present|introduce|develop|design|build)s?\b", re.I)
@@ -87,7 +92,12 @@ def contribution_index(sentences: list[str]) -> int | None:
     """Where the paper says what it does: "we propose" first, then "we study", then "X is proposed";
     None when no sentence says so (a background sentence is never taken for the contribution)."""
     own = [not EARLIER.search(s) for s in sentences]
-    tests = (lambda s: bool(CONTRIBUTION.search(s) and PROPOSAL.search(s)), CONTRIBUTION.search, PASSIVE.search)
+    tests = (
+        lambda s: bool(CONTRIBUTION.search(s) and PROPOSAL.search(s)),
+        lambda s: bool(CONTRIBUTION.search(s) and not REPORTED.search(s)),  # "we study" before "results show"
+        CONTRIBUTION.search,
+        PASSIVE.search,
+    )
     for test in tests:
         found = [i for i, s in enumerate(sentences) if own[i] and test(s)]
         if found:

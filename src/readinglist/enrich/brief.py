@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from ..model import Brief
-from ..sentences import ENUMERATION, SUBJECT, clause_cut, contribution_index, split_sentences
+from ..sentences import ENUMERATION, REPORTED, SUBJECT, clause_cut, contribution_index, split_sentences
 from .summary import FINDING, QUALITATIVE, is_measured, key_results
 
 MAX_WORDS = 40
@@ -91,7 +91,7 @@ def _approach(sentences: list[str], at: int) -> str:
         return line
     if GAP.search(after) or PRIOR_WORK.search(after) or is_measured(after) or QUALITATIVE.search(after):
         return line
-    if FINDING.match(after):
+    if FINDING.match(after) or REPORTED.search(after):  # a finding is the result's, not the approach's
         return line
     more = f"{line} {_approach_line(after)}"
     return more if len(more.split()) <= MAX_WORDS else line
