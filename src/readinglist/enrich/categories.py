@@ -1,9 +1,12 @@
 """arXiv categories for papers that have none, with the evidence shown to the reader.
 
-Three signals, all offline: the categories of the most similar categorized papers in the
-list, how close the paper's text is to each category's own description (the arXiv taxonomy
-shipped as ``data/arxiv_taxonomy.toml``), and the words in it that name a field
-(``data/field_words.toml``: "federated" is machine learning, whatever the neighbours are).
+First what the record itself says (``signals.py``: an old arXiv id, the venue, keywords).
+Only then a guess from the text, from three signals, all offline: the categories of the most
+similar categorized papers in the list, how close the paper's text is to each category's own
+description (the arXiv taxonomy shipped as ``data/arxiv_taxonomy.toml``), and the words in it
+that name a field (``data/field_words.toml``: "federated" is machine learning, whatever the
+neighbours are). A guess from a title alone is kept only when it is clear; else the paper has
+no category (``NONE``): a wrong badge on every page misleads more than none.
 """
 
 from __future__ import annotations
