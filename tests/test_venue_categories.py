@@ -132,6 +132,7 @@ def test_a_title_alone_gives_no_category_outside_the_lists_main_fields() -> None
         cats, why = got[key]
         assert not cats or cats[0].startswith("cs."), (key, cats)
         assert cats or why == NONE
+        assert not cats or "closest arXiv description: cs." in why  # the evidence names what was allowed
 
 
 def test_a_weak_title_guess_is_none_and_said_so() -> None:
@@ -239,3 +240,14 @@ def test_on_the_real_exports_no_guess_falls_outside_computer_science(exports: li
     outside = [cats for cats in guessed if cats[0].split(".")[0] not in CS]
     assert len(outside) <= 0.02 * len(exports)
     assert any(f.evidence == NONE for f in found.values())  # a weak guess is left out
+
+
+def test_a_guess_and_its_evidence_stay_within_the_archives_allowed() -> None:
+    from readinglist.enrich.categories import guesses
+
+    works = _ml_list()
+    texts = [plain_text(w) for w in works]
+    known = [("cs.CV",), ("cs.CV",), ("cs.LG",), ("cs.LG",), ("cs.LG",), ("physics.optics",), (), (), ()]
+    found = guesses([6, 7, 8], texts, known, [w.key for w in works], build_corpus(texts), {6: ("cs",), 7: ("cs",)})
+    for i in (6, 7):  # before: cond-mat.dis-nn, "Disordered Systems and Neural Networks", named as the closest
+        assert found[i].category.startswith("cs.") and "closest arXiv description: cs." in found[i].evidence

@@ -156,20 +156,25 @@ def guesses(
     known = {c.id for c in taxonomy}
     out = {}
     for row, i in enumerate(todo):
+        allowed = archives.get(i)
+        kept = [n for n, c in enumerate(taxonomy) if not allowed or c.id.split(".")[0] in allowed]
+        if not kept:
+            continue
         votes, neighbours = _neighbour_votes(i, categories, keys, corpus)
         named, words = field_votes(texts[i], known)
-        scores = {c.id: DESCRIPTION_WEIGHT * float(closeness[row][n]) for n, c in enumerate(taxonomy)}
+        scores = {taxonomy[n].id: DESCRIPTION_WEIGHT * float(closeness[row][n]) for n in kept}
         for cat, share in [*votes.items(), *named.items()]:
-            scores[cat] = scores.get(cat, 0.0) + share
-        allowed = archives.get(i)
-        scores = {c: s for c, s in scores.items() if not allowed or c.split(".")[0] in allowed}
-        if not scores:
-            continue
-        ranked = sorted(scores, key=lambda c: (-scores[c], c))
-        margin = scores[ranked[0]] - (scores[ranked[1]] if len(ranked) > 1 else 0.0)
-        evidence = _evidence(neighbours, taxonomy[int(np.argmax(closeness[row]))], words)
-        out[i] = Guess(ranked[0], margin, evidence)
+            if not allowed or cat.split(".")[0] in allowed:
+                scores[cat] = scores.get(cat, 0.0) + share
+        closest = taxonomy[max(kept, key=lambda n: float(closeness[row][n]))]  # the first of equals, as argmax
+        out[i] = _ranked(scores, _evidence(neighbours, closest, words))
     return out
+
+
+def _ranked(scores: dict[str, float], evidence: str) -> Guess:
+    ranked = sorted(scores, key=lambda c: (-scores[c], c))
+    margin = scores[ranked[0]] - (scores[ranked[1]] if len(ranked) > 1 else 0.0)
+    return Guess(ranked[0], margin, evidence)
 
 
 def _evidence(neighbours: list[str], closest: ArxivCategory, words: list[str]) -> str:
