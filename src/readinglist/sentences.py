@@ -12,14 +12,16 @@ _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[]|\d\)\s)")  # "... state of the ar
 _ABBREV = re.compile(r"\b(?:e\.g|i\.e|et al|etc|vs|Fig|cf)\.$")
 # What this paper does: "we propose", "this paper presents", "our method uses", "in this work, ...".
 SUBJECT = (
-    r"(?:we|this (?:\w+ )?(?:paper|work|report|research|article|study|survey|letter|thesis|chapter|note|project)"
+    r"(?:we|this (?:\w+ )?(?:paper|work|report|research|article|study|survey|letter|thesis|chapter|note|project"
+    r"|document)"
     r"|our (?:\w+ )?(?:approach|method|system|model|framework|algorithm|technique|scheme|tool|analysis|work))"
 )
 CONTRIBUTION = re.compile(
-    rf"\b{SUBJECT}\s+(?:\w+\s+){{0,2}}?(?:propose|present|introduce|develop|design|build|show|study|report|establish"
+    rf"\b{SUBJECT}\s+(?:\w+\s+){{0,2}}?(?:propose|present|introduce|develop|design|build|show|stud(?:y|ies)|report|establish"
     r"|characteri[sz]e|attempts?|integrates?|serves?|summari[sz]es?|reviews?|surveys?|examines?|describes?|investigates?"
     r"|explores?|analy[sz]es?|considers?|address|extends?|provides?|derives?|formulates?|focus|implements?|applies|apply"
-    r"|uses?|employs?|leverages?|adopts?|tackles?|solves?|compares?|evaluates?|constructs?|creates?|defines?|discuss)",
+    r"|uses?|employs?|leverages?|adopts?|tackles?|solves?|compares?|evaluates?|constructs?|creates?|defines?|discuss"
+    r"|revisits?|challenges?|deals? with|outlines?|offers?)",
     re.I,
 )
 # A finding rather than what the paper does ("Our results show", "we find that").

@@ -18,6 +18,7 @@ from ..sentences import (
     CONTRIBUTION,
     EARLIER,
     ENUMERATION,
+    PASSIVE,
     PROPOSAL,
     clause_cut,
     contribution_index,
@@ -53,7 +54,11 @@ FINDING = re.compile(
 # The paper speaking of its own work ("we show", "our model achieves").
 OURS = re.compile(r"\b(?:we|our)\b", re.I)
 # "The Gamma-Ray Integrated Detectors (GRID) is a ...": an abstract about its own named system.
-DEFINED = re.compile(r"^[^.]*\((?P<name>[A-Z][\w-]*[A-Z][\w-]*)\)\s+(?:is|are)\s+(?:an?|the)\s")
+# "GLM-OCR is an efficient ... model" too; not "Graph Neural Networks (GNNs) are a class": a field.
+DEFINED = re.compile(
+    r"^(?:the\s+)?(?:[^.(]*\((?P<acronym>[A-Z][\w-]*[A-Z][\w-]*)\)|(?P<name>[A-Za-z][\w.-]*[A-Z\d][\w.-]*))"
+    r"\s+is\s+(?:an?|the)\s"
+)
 OWN_FINDING = re.compile(r"\bwe\s+(?:\w+\s+)?(?:show|find|found|demonstrate|observe|prove|obtain|achieve)", re.I)
 LEAD_IN = re.compile(
     r"^(?:(?:experimental |evaluation |extensive )?(?:results?|experiments?|evaluations?)"
@@ -64,7 +69,7 @@ LEAD_IN = re.compile(
 
 
 def tldr(text: str) -> str:
-    """The contribution, in at most 50 words; never the background sentence that opens an abstract."""
+    """The contribution, in at most 50 words; empty rather than the background sentence that opens an abstract."""
     sentences = split_sentences(text)
     if not sentences:
         return ""
@@ -72,8 +77,10 @@ def tldr(text: str) -> str:
     # "We propose X" states the contribution better than "we show that ..." or "we study".
     proposing = [s for s in picked if PROPOSAL.search(s)]
     picked = proposing or picked
+    if not picked:  # no sentence about this paper: its own system defined, else nothing (never background)
+        picked = sentences[:1] if DEFINED.match(sentences[0]) else [s for s in sentences if PASSIVE.search(s)][:1]
     if not picked:
-        picked = [s for s in sentences if not BACKGROUND.match(s)][:1] or sentences[:1]
+        return ""
     first = sentences.index(picked[0])
     if first and ANAPHORA.search(picked[0]):
         picked = [_capitalized(CONTRAST.sub("", sentences[first - 1])), *picked]
@@ -91,7 +98,8 @@ def key_results(text: str) -> tuple[str, ...]:
     sentences = split_sentences(text)
     at = contribution_index(sentences)
     defined = DEFINED.match(sentences[0]) if sentences else None
-    owner = re.compile(rf"\b(?:we|our|{re.escape(defined['name'])})\b" if defined else OURS.pattern, re.I)
+    name = (defined["acronym"] or defined["name"]) if defined else ""
+    owner = re.compile(rf"\b(?:we|our|{re.escape(name)})\b" if name else OURS.pattern, re.I)
     return tuple(_without_lead_in(s) for i, s in enumerate(sentences) if _is_finding(s, i, at, owner))
 
 
