@@ -5,6 +5,7 @@
     python benchmarks/bench.py --import [--n 1000 10000]   (benchmarks/importbench.py)
     python benchmarks/bench.py --features [--n 1000 10000]   (graph and charts on and off: benchmarks/features.py)
     python benchmarks/bench.py --serve [--n 1000] [--repeat 5]   (nox -s serve, save to reload: benchmarks/serve.py)
+    python benchmarks/bench.py --quality [--corpus DIR] [--json PATH]   (a real library: benchmarks/quality.py)
 
 Every step runs in its own subprocess, as a user runs it, and is timed with its peak
 memory: import, generate twice, a full build (-j 1 and -j 3), a no-op rebuild, rebuilds
@@ -65,6 +66,10 @@ def main(argv: list[str] | None = None) -> int:
         import serve
 
         return serve.main([a for a in argv if a != "--serve"])
+    if "--quality" in argv:  # categories, topics, related links, summaries on real exports (issue 25)
+        import quality
+
+        return quality.main([a for a in argv if a != "--quality"])
     if "--budget" in argv:  # the resource budget of hostile inputs (issue 9): benchmarks/budget.py
         import budget
 

@@ -1,0 +1,162 @@
+"""Quality on a real library (issue 25): categories, topics, related links and summaries.
+
+    python benchmarks/bench.py --quality [--corpus DIR] [--venues auto|builtin|PATH] [--json FILE] [--keep]
+
+The corpus (default: ../shared/corpus/ beside the repository if it exists, else the real
+exports under tests/fixtures/exports/ and the seed dumps) is copied into a project made by
+``readinglist init``, imported and generated, each step its own process as a user runs it.
+Then refs.bib (what the records carry: the ground truth, benchmarks/groundtruth.py),
+docs/records.json (what the tool shows) and docs/related/*.json (each page's related
+papers) are read, and the figures of benchmarks/qualitymetrics.py printed for a tuning part
+and a held-out third (by a hash of each work's first source line), side by side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import groundtruth
+import qualitymetrics
+from pybtex.database import parse_file
+
+from readinglist.config import load_config
+from readinglist.latex import to_text
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared" / "corpus"
+FIXTURES = REPO / "tests" / "fixtures"
+SUFFIXES = (".bib", ".bibtex", ".json", ".txt")
+
+
+@dataclass
+class Item:
+    """One work as the benchmark sees it: its record, its stored fields and its page's related data."""
+
+    record: dict[str, Any]
+    fields: dict[str, str]
+    related: list[dict[str, Any]]
+    truth: groundtruth.Truth | None = None
+
+    @property
+    def source(self) -> str:
+        """The first source line, ``file:line`` (file name only): stable whatever key the store gives."""
+        sources = self.record.get("sources") or [{"file": self.record["key"], "line": 0}]
+        return f"{Path(sources[0]['file']).name}:{sources[0]['line']}"
+
+    @property
+    def held_out(self) -> bool:
+        return hashlib.sha256(self.source.encode()).digest()[0] % 3 == 0
+
+
+def default_corpus() -> tuple[list[Path], str]:
+    if SHARED.is_dir():
+        return corpus_files(SHARED), f"{SHARED} (../shared/corpus/ beside the repository)"
+    files = corpus_files(FIXTURES / "exports") + corpus_files(FIXTURES / "seeds" / "conf" / "sources")
+    note = "tests/fixtures/exports and the seed dumps (no ../shared/corpus/ beside the repository)"
+    return files, note
+
+
+def corpus_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES)
+
+
+def readinglist(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "readinglist", "--root", str(root), *args]
+    return subprocess.run(command, capture_output=True, text=True, check=False)
+
+
+def make_project(root: Path, files: list[Path]) -> dict[str, Any]:
+    """init, the corpus in conf/sources/, import (file by file if the whole import fails), generate."""
+    done = readinglist(root.parent, "init", str(root))
+    if done.returncode:
+        sys.exit(f"quality: readinglist init failed:\n{done.stderr}")
+    sources = root / "conf" / "sources"
+    copies = []
+    for i, path in enumerate(files):
+        copies.append(sources / f"{i:04d}" / path.name)  # the file's own name: a dump's owner may be in it
+        copies[-1].parent.mkdir()
+        shutil.copyfile(path, copies[-1])
+    imported = readinglist(root, "import", *map(str, copies))
+    failed = []
+    if imported.returncode:  # one file no reader takes stops the import: leave it out, keep the rest
+        failed = [str(files[i]) for i, c in enumerate(copies) if readinglist(root, "import", str(c)).returncode]
+    generated = readinglist(root, "generate")
+    if generated.returncode:
+        sys.exit(f"quality: readinglist generate failed:\n{generated.stderr[-3000:]}")
+    return {"files": len(files), "files_not_imported": failed, "import_summary": imported.stdout.split("\n")[0]}
+
+
+def collect(root: Path, table: groundtruth.Table) -> list[Item]:
+    """Every work of the generated project, with its ground truth."""
+    records = json.loads((root / "docs" / "records.json").read_text(encoding="utf-8"))
+    entries = parse_file(str(root / "refs.bib")).entries
+    items = []
+    for record in records:
+        entry = entries.get(record["key"])
+        fields = {k.lower(): to_text(v) for k, v in entry.fields.items()} if entry is not None else {}
+        slug = Path(record.get("url", "")).stem
+        data = root / "docs" / "related" / f"{slug}.json"
+        related = json.loads(data.read_text(encoding="utf-8")).get("related", []) if data.is_file() else []
+        items.append(Item(record, fields, related, groundtruth.truth(record["key"], fields, table)))
+    return items
+
+
+def measure(root: Path, table: groundtruth.Table) -> dict[str, Any]:
+    """The figures for the tuning part, the held-out third and all works."""
+    config = load_config(root)
+    general = qualitymetrics.general_topic(root / "conf" / "topics.toml")
+    items = collect(root, table)
+    parts = {
+        "tuning": [i for i in items if not i.held_out],
+        "held_out": [i for i in items if i.held_out],
+        "all": items,
+    }
+    return {name: qualitymetrics.figures(part, config.related_top_k, general) for name, part in parts.items()}
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, help="a folder of bibliography files (.bib, .json, dumps)")
+    parser.add_argument("--venues", default="auto", help="auto (data/venues.toml if present), builtin, or a path")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--keep", action="store_true", help="keep the generated project and print its folder")
+    args = parser.parse_args(argv)
+    files, corpus_note = (corpus_files(args.corpus), str(args.corpus)) if args.corpus else default_corpus()
+    if not files:
+        sys.exit(f"quality: no .bib, .json or dump files in {corpus_note}")
+    table = groundtruth.load_table(args.venues)
+    folder = Path(tempfile.mkdtemp(prefix="readinglist-quality-"))
+    try:
+        run = make_project(folder / "project", files)
+        results = measure(folder / "project", table)
+    finally:
+        if not args.keep:
+            shutil.rmtree(folder, ignore_errors=True)
+    header = {"corpus": corpus_note, "venues": table.source, "commit": commit(), **run}
+    print(qualitymetrics.report(header, results))
+    if args.keep:
+        print(f"project kept: {folder / 'project'}")
+    if args.json:
+        args.json.write_text(json.dumps({**header, "results": results}, indent=2) + "\n", encoding="utf-8")
+        print(f"results: {args.json}")
+    return 0
+
+
+def commit() -> str:
+    """The commit measured, and whether the tree differs from it (an editable install runs what is on disk)."""
+    head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "src"], capture_output=True, text=True)
+    return head.stdout.strip() + (" (src/ has uncommitted changes)" if dirty.stdout.strip() else "")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,155 @@
+"""The quality benchmark's measuring (benchmarks/quality.py, issue 25 part 6), on a made-up project
+whose answers are known: no import, no generate, no Sphinx."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from conftest import TOOLS
+
+BIB = """
+@inproceedings{DBLP:conf/cvpr/HeZRS16,
+  title = {Deep Residual Learning for Image Recognition},
+  booktitle = {2016 {IEEE} Conference on Computer Vision and Pattern Recognition},
+  year = {2016}
+}
+@inproceedings{DBLP:conf/cvpr/Liu22,
+  title = {A ConvNet for the 2020s},
+  booktitle = {CVPR},
+  year = {2022}
+}
+@inproceedings{abstained2020,
+  title = {To Follow or not to Follow},
+  booktitle = {Conference on Robot Learning},
+  doi = {10.1145/0000000.0000000},
+  year = {2020}
+}
+@article{nofield2021,
+  title = {Notes},
+  journal = {Some Local Newsletter},
+  abstract = {Gradient descent is widely used. We propose a lattice method for it. Examineds thirty weblogs.},
+  year = {2021}
+}
+"""
+RELATED = {
+    "he": [
+        {"key": "x", "reason": "similar content (shared terms: functional)"},  # one word
+        {"key": "y", "reason": "similar content (shared terms: pipeline, pipeline parallelism)"},  # two
+        {"key": "z", "reason": "similar content (shared terms: lattice qcd)"},  # two words, one term
+    ],
+    "liu": [
+        {"key": "a", "reason": "shared authors: Ann Lee; similar content (shared terms: lattice)"},  # an author link
+        {"key": "b", "reason": "shared authors: Bo Li"},
+        {"key": "c", "reason": "shared authors: Cy Ma"},
+        {"key": "d", "reason": "shared authors: Di Wu"},
+    ],
+}
+
+
+@pytest.fixture
+def bench(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    monkeypatch.syspath_prepend(str(TOOLS["benchmarks"]))  # its modules import one another by name
+    return importlib.import_module("quality")
+
+
+def record(key: str, slug: str, categories: list[str], **fields: Any) -> dict[str, Any]:
+    return {"key": key, "url": f"papers/{slug}.html", "categories": categories, "categories_inferred": True,
+            "topics": ["general"], "sources": [{"file": "conf/sources/x.bib", "line": len(key)}]} | fields  # fmt: skip
+
+
+def project(root: Path) -> Path:
+    """refs.bib, docs/records.json and docs/related/*.json, as generate writes them."""
+    (root / "docs" / "related").mkdir(parents=True)
+    (root / "refs.bib").write_text(BIB, encoding="utf-8")
+    records = [
+        record("DBLP:conf/cvpr/HeZRS16", "he", ["cs.CV"], topics=["vision"]),
+        record("DBLP:conf/cvpr/Liu22", "liu", ["astro-ph.CO"], topics=["vision", "general"]),
+        record("abstained2020", "abstained", []),
+        record(
+            "nofield2021", "nofield", ["hep-ph"],
+            approach="A lattice method for it.", problem="Gradient descent is widely used…",
+            result="Examineds thirty weblogs.", key_results=["It needs speeds and embeds."],
+        ),
+        record("background2022", "background", [], approach="Gradient descent is widely used."),
+    ]  # fmt: skip
+    (root / "docs" / "records.json").write_text(json.dumps(records), encoding="utf-8")
+    for slug, links in RELATED.items():
+        (root / "docs" / "related" / f"{slug}.json").write_text(json.dumps({"related": links}), encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def figures(bench: ModuleType, tmp_path: Path) -> dict[str, Any]:
+    items = bench.collect(project(tmp_path), bench.groundtruth.load_table("builtin"))
+    result: dict[str, Any] = bench.qualitymetrics.figures(items, 5, "general")
+    return result
+
+
+def test_a_dblp_keyed_cvpr_paper_shown_in_cosmology_contradicts_its_venue(figures: dict[str, Any]) -> None:
+    cats = figures["categories"]
+    assert cats["with_truth"] == {"n": 3, "of": 5}  # two CVPR keys and an ACM DOI; a newsletter names no field
+    assert cats["contradicts_venue"] == {"n": 1, "of": 3}
+    assert [e["key"] for e in cats["examples"]] == ["DBLP:conf/cvpr/Liu22"]
+    assert cats["abstained_with_truth"] == {"n": 1, "of": 3}
+    assert cats["ml_robotics_pl_outside_cs_stat"] == {"n": 1, "of": 2}  # the CVPR pair (ACM: no finer field)
+    assert cats["truth_signals"] == {"DBLP key": 2, "DOI prefix": 1}
+
+
+def test_a_link_on_one_shared_word_is_counted_and_the_caps_are_measured(figures: dict[str, Any]) -> None:
+    related = figures["related"]
+    assert related["links"] == 7
+    assert related["one_word"] == {"n": 1, "of": 7}  # "lattice" beside a shared author is not a one-word link
+    assert (related["max_content"], related["max_author"]) == (3, 4)
+    assert related["pages_over_author_cap"] == {"n": 1, "of": 5}
+    assert related["pages_over_top_k"] == {"n": 0, "of": 5}
+
+
+def test_topics_share_of_the_largest_and_of_general(figures: dict[str, Any]) -> None:
+    topics = figures["topics"]
+    assert topics["general_share"] == {"n": 4, "of": 5}
+    assert (topics["largest"], topics["largest_share"]) == ("general", {"n": 4, "of": 5})
+
+
+def test_summary_checks_garbled_cut_and_approach_without_a_cue(figures: dict[str, Any]) -> None:
+    summaries = figures["summaries"]
+    assert summaries["lines"] == 5
+    assert summaries["garbled"]["n"] == 1  # "Examineds", not "needs", "speeds" or "embeds"
+    assert summaries["cut"]["n"] == 1
+    # "A lattice method…" comes from "We propose a lattice method…"; the other is background.
+    assert summaries["approach_without_cue"] == {"n": 1, "of": 2}
+
+
+def test_the_venue_table_is_read_as_data(bench: ModuleType, tmp_path: Path) -> None:
+    toml = tmp_path / "venues.toml"
+    toml.write_text(
+        '[[field]]\ncategories = ["cs.RO"]\nvenues = [["CoRL", "Conference on Robot Learning", "conf/corl"]]\n',
+        encoding="utf-8",
+    )
+    table = bench.groundtruth.load_table(str(toml))
+    found = bench.groundtruth.truth("k", {"booktitle": "Proceedings of the 4th Conference on Robot Learning"}, table)
+    assert (found.categories, found.signal) == (("cs.RO",), "venue name")
+    assert bench.groundtruth.truth("DBLP:conf/corl/X20", {}, table).signal == "DBLP key"
+    assert bench.groundtruth.truth("k", {"booktitle": "Robot Learning"}, table) is None
+
+
+def test_the_held_out_third_is_fixed_by_each_work_s_source_line(bench: ModuleType) -> None:
+    items = [
+        bench.Item(record(f"k{i}", "s", []) | {"sources": [{"file": "a.bib", "line": i}]}, {}, []) for i in range(600)
+    ]
+    held = [item.held_out for item in items]
+    assert 150 <= sum(held) <= 250
+    assert held == [item.held_out for item in items]
+
+
+def test_the_report_shows_both_parts_side_by_side(bench: ModuleType, tmp_path: Path) -> None:
+    items = bench.collect(project(tmp_path), bench.groundtruth.load_table("builtin"))
+    parts = {name: bench.qualitymetrics.figures(items, 5, "general") for name in ("tuning", "held_out", "all")}
+    text = bench.qualitymetrics.report({"corpus": "made up"}, parts)
+    assert "| figure | tuning | held-out third | all |" in text
+    assert "| works | 5 | 5 | 5 |" in text
