@@ -61,6 +61,7 @@ class Table:
     """Venues to categories: by DBLP stream, DOI prefix, and name (lowercased words, or capitals)."""
 
     source: str
+    shared: bool = False  # the tool's own table (data/venues.toml)
     dblp: dict[str, tuple[str, ...]] = field(default_factory=dict)
     doi: dict[str, tuple[str, ...]] = field(default_factory=dict)
     names: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
@@ -71,8 +72,8 @@ def load_table(choice: str = "auto") -> Table:
     """``auto``: data/venues.toml if it exists, else the built-in table; ``builtin``; or a path."""
     path = None if choice == "builtin" else VENUES_TOML if choice == "auto" else Path(choice)
     if path is None or not path.is_file():
-        return Table("built-in table (DBLP streams and DOI prefixes)", dict(BUILTIN_DBLP), dict(BUILTIN_DOI))
-    table = Table(f"{path.name} ({path})")
+        return Table("built-in table (DBLP streams and DOI prefixes)", False, dict(BUILTIN_DBLP), dict(BUILTIN_DOI))
+    table = Table(f"{path.name} ({path})", path.resolve() == VENUES_TOML)
     for entry in tomllib.loads(path.read_text(encoding="utf-8"))["field"]:
         categories = tuple(entry["categories"])
         for names in entry["venues"]:

@@ -223,4 +223,7 @@ def report(header: dict[str, Any], results: dict[str, dict[str, Any]]) -> str:
         lines.append(f"| {label} | " + " | ".join(values) + " |")
     largest = results["all"]["topics"]["largest"]
     lines.append(f"\nlargest topic (all works): {largest}; general topic: {results['all']['topics']['general']}")
+    files = results["all"]["categories"]["outside_cs_stat_by_file"].items()
+    lines += ["works shown a category outside cs and stat, by file (files of 10 works or more):"]
+    lines += [f"  {name}: {cell(count)}" for name, count in sorted(files) if count["of"] >= 10]
     return "\n".join(lines)
