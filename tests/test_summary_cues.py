@@ -164,3 +164,18 @@ def test_working_titles_name_an_acronym_introduced_with_its_expansion() -> None:
     assert working_title(text).startswith("DC-W2S: Dual-Consensus Weak-to-Strong")
     untitled = "Despite the successes of deep networks, their training problem remains non-convex and hard."
     assert working_title(untitled).startswith("Their training problem remains non-convex")
+
+
+def test_a_line_without_its_verb_must_still_read() -> None:
+    text = "We propose a stochastic model of phonological change and simulate the evolution of phoneme inventories."
+    assert brief(text).approach == text
+
+
+def test_the_papers_own_claim_after_the_contribution_is_not_a_problem() -> None:
+    text = (
+        "We propose DDP, a mask-only pruning method. Compared with prior approaches, DDP offers greater "
+        "expressiveness and faster convergence."
+    )
+    assert brief(text).problem == ""
+    gap = "We propose DDP, a pruning method. Existing methods are inefficient on large models."
+    assert brief(gap).problem == "Existing methods are inefficient on large models."

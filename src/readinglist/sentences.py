@@ -21,7 +21,8 @@ CONTRIBUTION = re.compile(
     r"|characteri[sz]e|attempts?|integrates?|serves?|summari[sz]es?|reviews?|surveys?|examines?|describes?|investigates?"
     r"|explores?|analy[sz]es?|considers?|address|extends?|provides?|derives?|formulates?|focus|implements?|applies|apply"
     r"|uses?|employs?|leverages?|adopts?|tackles?|solves?|compares?|evaluates?|constructs?|creates?|defines?|discuss"
-    r"|revisits?|challenges?|deals? with|outlines?|offers?)",
+    r"|revisits?|challenges?|deals? with|outlines?|offers?|formali[sz]es?|proves?|models?|simulates?|measures?"
+    r"|quantif(?:y|ies)|assess(?:es)?|identif(?:y|ies)|generali[sz]es?|unif(?:y|ies)|combines?|automates?)",
     re.I,
 )
 # A finding rather than what the paper does ("Our results show", "we find that").

@@ -58,6 +58,11 @@ FRAME = re.compile(
 # "We propose X" gives the line "X": the thing proposed is the approach.
 NOUN_VERBS = frozenset("propose present introduce develop design build devise".split())
 AND_VERB = re.compile(r"\band\s+(?:we\s+)?(?:propose|present|introduce|develop|design|build|devise)s?\s+", re.I)
+# "we propose X and simulate Y": without "we propose" the line would not read; it is quoted whole.
+AND_OTHER_VERB = re.compile(
+    r"\band\s+(?!(?:we\s+)?(?:propose|present|introduce|develop|design|build|devise)s?\b)[a-z]+\s+"
+    r"(?:the|a|an|its|their|our|how|that|it|them|this|these)\b"
+)
 ORDINAL = re.compile(r"^(?:first|second|third|then|next|finally)(?:ly)?,\s+", re.I)
 # A sentence that goes on about the work the one before states ("It features ...").
 FOLLOW = re.compile(r"(?:it|its|they|this|these|the proposed|the new|specifically|in particular)\b", re.I)
@@ -119,7 +124,9 @@ def _problem(sentences: list[str], at: int | None) -> str:
     after = [s for s in sentences[(at or 0) + 1 : (at or 0) + 3] if PRIOR_WORK.search(s)] if at is not None else []
     for pool, cue in ((before, GAP), (before, HARD), (after, PRIOR_WORK)):
         for sentence in pool:
-            if cue.search(sentence):
+            # after the contribution, prior work with its shortcoming; not "Compared with prior
+            # approaches, X offers ...", the paper's own claim
+            if cue.search(sentence) and (pool is before or GAP.search(sentence)):
                 return _short(_capital(OPENER.sub("", WE_SHOW.sub("", sentence), count=1)))
     return ""
 
@@ -130,7 +137,7 @@ def _approach_line(sentence: str) -> str:
     match = WE.match(sentence)
     if match and (match["lead"] is None or len(match["lead"].split()) <= 12):
         verb, rest = match["verb"].lower(), FRAME.sub("", match["rest"])
-        if verb.rstrip("s") in NOUN_VERBS:  # "X and introduce Y" is "X and Y"
+        if verb.rstrip("s") in NOUN_VERBS and not AND_OTHER_VERB.search(rest):  # "X and introduce Y" is "X and Y"
             return _short(_capital(AND_VERB.sub("and ", FILLER.sub("", rest))))
         return _short(_capital(FRAME.sub("", sentence[match.start("we") :])))  # "we study X"
     return _short(_capital(FRAME.sub("", LEAD_TO_SUBJECT.sub("", sentence, count=1))))
