@@ -165,17 +165,18 @@ def summaries(items: list[Item]) -> dict[str, Any]:
 def cued(line: str, abstract: str) -> bool:
     """Whether an Approach line, or the abstract's sentence it was taken from, says "we", "this paper", …
 
-    The line drops the sentence's subject ("We propose X" shows "X"): the sentence is found by
-    the line's first words, and its beginning (back to the previous full stop) is read too."""
+    The line drops the sentence's subject ("We propose X" shows "X", or once "Proposes X"): the
+    sentence is found by the line's first words (or the words after its first), and its
+    beginning, back to the previous full stop, is read too."""
     if CUE.search(line):
         return True
-    start = " ".join(line.rstrip("….").split()[:6]).lower()
-    at = " ".join(abstract.split()).lower().find(start) if start else -1
-    if at < 0:
-        return False
-    text = " ".join(abstract.split())
-    begin = max(text.rfind(". ", 0, at), text.rfind("? ", 0, at), text.rfind("! ", 0, at))
-    return bool(CUE.search(text[begin + 1 : at]))
+    said, text = line.rstrip("….").split(), " ".join(abstract.split())
+    for start in (" ".join(said[:6]).lower(), " ".join(said[1:7]).lower()):
+        at = text.lower().find(start) if start else -1
+        if at >= 0:
+            begin = max(text.rfind(". ", 0, at), text.rfind("? ", 0, at), text.rfind("! ", 0, at))
+            return bool(CUE.search(text[begin + 1 : at]))
+    return False
 
 
 ROWS = (

@@ -153,3 +153,12 @@ def test_the_report_shows_both_parts_side_by_side(bench: ModuleType, tmp_path: P
     text = bench.qualitymetrics.report({"corpus": "made up"}, parts)
     assert "| figure | tuning | held-out third | all |" in text
     assert "| works | 5 | 5 | 5 |" in text
+
+
+def test_an_approach_line_is_found_in_its_sentence_by_its_first_words_or_the_next(bench: ModuleType) -> None:
+    cued = bench.qualitymetrics.cued
+    abstract = "Schedulers are hand-tuned. We show that learned policies can schedule jobs well."
+    assert cued("Learned policies can schedule jobs well.", abstract)
+    assert cued("Shows that learned policies can schedule jobs well.", abstract)  # the old hand-made verb
+    assert not cued("Schedulers are hand-tuned.", abstract)
+    assert not cued("Something the abstract never says.", abstract)
