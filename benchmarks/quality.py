@@ -20,6 +20,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -114,17 +115,51 @@ def collect(root: Path, table: groundtruth.Table) -> list[Item]:
     return items
 
 
-def measure(root: Path, table: groundtruth.Table) -> dict[str, Any]:
-    """The figures for the tuning part, the held-out third and all works."""
-    config = load_config(root)
-    general = qualitymetrics.general_topic(root / "conf" / "topics.toml")
-    items = collect(root, table)
-    parts = {
-        "tuning": [i for i in items if not i.held_out],
-        "held_out": [i for i in items if i.held_out],
-        "all": items,
-    }
-    return {name: qualitymetrics.figures(part, config.related_top_k, general) for name, part in parts.items()}
+def parts(items: list[Item]) -> dict[str, list[Item]]:
+    return {"tuning": [i for i in items if not i.held_out], "held_out": [i for i in items if i.held_out], "all": items}
+
+
+def measure(root: Path, table: groundtruth.Table) -> tuple[dict[str, Any], str]:
+    """The figures for the tuning part, the held-out third and all works; then the topics again
+    with the draft ``readinglist topics --suggest`` makes, accepted as it is (if it can)."""
+    top_k, topics = load_config(root).related_top_k, root / "conf" / "topics.toml"
+    general = qualitymetrics.general_topic(topics)
+    results = {name: qualitymetrics.figures(part, top_k, general) for name, part in parts(collect(root, table)).items()}
+    said = suggest_topics(root)
+    if said.startswith("not measured"):
+        return results, said
+    general = qualitymetrics.general_topic(topics)
+    for name, part in parts(collect(root, table)).items():
+        results[name]["topics_suggested"] = qualitymetrics.topics(part, general)
+    return results, said
+
+
+def suggest_topics(root: Path) -> str:
+    """Run ``readinglist topics --suggest``, take its draft (a new .toml file, or TOML it prints)
+    as conf/topics.toml, and generate again; say what happened."""
+    topics = root / "conf" / "topics.toml"
+    before = {p: p.stat().st_mtime_ns for p in root.rglob("*.toml")}
+    done = readinglist(root, "topics", "--suggest")
+    if done.returncode:
+        return f"not measured: readinglist topics --suggest failed: {(done.stderr.strip().splitlines() or ['?'])[-1]}"
+    drafts = [p for p in root.rglob("*.toml") if p != topics and before.get(p) != p.stat().st_mtime_ns]
+    if drafts:
+        shutil.copyfile(drafts[0], topics)
+    elif printed_topics(done.stdout):
+        topics.write_text(done.stdout, encoding="utf-8")
+    elif before.get(topics) == topics.stat().st_mtime_ns:
+        return "not measured: readinglist topics --suggest wrote no draft"
+    generated = readinglist(root, "generate")
+    if generated.returncode:
+        return f"not measured: generate failed with the suggested topics: {generated.stderr.strip()[-300:]}"
+    return f"{(drafts[0] if drafts else topics).relative_to(root)} accepted as it is"
+
+
+def printed_topics(text: str) -> bool:
+    try:
+        return bool(tomllib.loads(text).get("topic"))
+    except tomllib.TOMLDecodeError:
+        return False
 
 
 def main(argv: list[str]) -> int:
@@ -141,7 +176,7 @@ def main(argv: list[str]) -> int:
     folder = Path(tempfile.mkdtemp(prefix="readinglist-quality-"))
     try:
         run = make_project(folder / "project", files)
-        results = measure(folder / "project", table)
+        results, run["suggested_topics"] = measure(folder / "project", table)
     finally:
         if not args.keep:
             shutil.rmtree(folder, ignore_errors=True)

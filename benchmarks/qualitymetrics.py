@@ -189,6 +189,8 @@ ROWS = (
     ("ML/robotics/PL works outside cs/stat", ("categories", "ml_robotics_pl_outside_cs_stat")),
     ("largest topic", ("topics", "largest_share")),
     ('"General"', ("topics", "general_share")),
+    ("largest topic, suggested topics", ("topics_suggested", "largest_share")),
+    ('"General", suggested topics', ("topics_suggested", "general_share")),
     ("related links", ("related", "links")),
     ("  on one shared word", ("related", "one_word")),
     ("max content links a page", ("related", "max_content")),
@@ -210,18 +212,21 @@ def cell(value: Any) -> str:
     return f"{value:,}"
 
 
+def figure(results: dict[str, Any], path: tuple[str, ...]) -> Any:
+    node: Any = results
+    for step in path:
+        node = node.get(step) if isinstance(node, dict) else None
+    return node
+
+
 def report(header: dict[str, Any], results: dict[str, dict[str, Any]]) -> str:
     """The header, then one markdown row a figure: tuning part, held-out third, all works."""
     lines = [f"{name}: {value}" for name, value in header.items() if value not in ([], "")]
     lines += ["", "| figure | tuning | held-out third | all |", "| --- | ---: | ---: | ---: |"]
-    for label, (*path, last) in ROWS:
-        values = []
-        for part in ("tuning", "held_out", "all"):
-            node = results[part]
-            for step in path:
-                node = node[step]
-            values.append(cell(node[last]))
-        lines.append(f"| {label} | " + " | ".join(values) + " |")
+    for label, path in ROWS:
+        values = [figure(results[part], path) for part in ("tuning", "held_out", "all")]
+        if values[-1] is not None:  # the suggested topics: only when readinglist could suggest them
+            lines.append(f"| {label} | " + " | ".join(map(cell, values)) + " |")
     largest = results["all"]["topics"]["largest"]
     lines.append(f"\nlargest topic (all works): {largest}; general topic: {results['all']['topics']['general']}")
     files = results["all"]["categories"]["outside_cs_stat_by_file"].items()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import subprocess
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -162,3 +163,32 @@ def test_an_approach_line_is_found_in_its_sentence_by_its_first_words_or_the_nex
     assert cued("Shows that learned policies can schedule jobs well.", abstract)  # the old hand-made verb
     assert not cued("Schedulers are hand-tuned.", abstract)
     assert not cued("Something the abstract never says.", abstract)
+
+
+def test_the_suggested_topics_draft_is_accepted_as_it_is(
+    bench: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = project(tmp_path)
+    (root / "conf").mkdir()
+    (root / "conf" / "topics.toml").write_text('[[topic]]\nid = "general"\ntitle = "General"\n', encoding="utf-8")
+    draft = '[[topic]]\nid = "vision"\ntitle = "Vision"\n'
+    commands: list[tuple[str, ...]] = []
+
+    def readinglist(where: Path, *args: str) -> subprocess.CompletedProcess[str]:
+        commands.append(args)
+        if args == ("topics", "--suggest"):
+            (where / "conf" / "topics.suggested.toml").write_text(draft, encoding="utf-8")
+        return subprocess.CompletedProcess(args, 0, "", "")
+
+    monkeypatch.setattr(bench, "readinglist", readinglist)
+    assert bench.suggest_topics(root) == "conf/topics.suggested.toml accepted as it is"
+    assert (root / "conf" / "topics.toml").read_text(encoding="utf-8") == draft
+    assert commands == [("topics", "--suggest"), ("generate",)]
+
+
+def test_without_a_topics_command_the_suggested_topics_are_not_measured(
+    bench: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    failed = subprocess.CompletedProcess(("topics",), 2, "", "readinglist: error: invalid choice: 'topics'\n")
+    monkeypatch.setattr(bench, "readinglist", lambda where, *args: failed)
+    assert bench.suggest_topics(project(tmp_path)).startswith("not measured: readinglist topics --suggest failed")
