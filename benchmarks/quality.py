@@ -50,6 +50,7 @@ class Item:
     fields: dict[str, str]
     related: list[dict[str, Any]]
     truth: groundtruth.Truth | None = None
+    declared: tuple[str, ...] = ()  # the field its file is declared to be in (fields.toml)
 
     @property
     def source(self) -> str:
@@ -100,8 +101,18 @@ def make_project(root: Path, files: list[Path]) -> dict[str, Any]:
     return {"files": len(files), "files_not_imported": failed, "import_summary": imported.stdout.split("\n")[0]}
 
 
-def collect(root: Path, table: groundtruth.Table) -> list[Item]:
-    """Every work of the generated project, with its ground truth."""
+def declared_fields(folder: Path | None) -> dict[str, tuple[str, ...]]:
+    """A corpus's ``fields.toml``: ``[files]``, a file's name to the arXiv categories of its field
+    ("corl21.bib" = "cs.RO"), for files whose entries do not name their venue (PMLR's)."""
+    path = folder / "fields.toml" if folder else None
+    if path is None or not path.is_file():
+        return {}
+    files = tomllib.loads(path.read_text(encoding="utf-8")).get("files", {})
+    return {Path(name).name: (value,) if isinstance(value, str) else tuple(value) for name, value in files.items()}
+
+
+def collect(root: Path, table: groundtruth.Table, declared: dict[str, tuple[str, ...]] | None = None) -> list[Item]:
+    """Every work of the generated project, with its ground truth and its file's declared field."""
     records = json.loads((root / "docs" / "records.json").read_text(encoding="utf-8"))
     entries = parse_file(str(root / "refs.bib")).entries
     items = []
@@ -112,6 +123,7 @@ def collect(root: Path, table: groundtruth.Table) -> list[Item]:
         data = root / "docs" / "related" / f"{slug}.json"
         related = json.loads(data.read_text(encoding="utf-8")).get("related", []) if data.is_file() else []
         items.append(Item(record, fields, related, groundtruth.truth(record["key"], fields, table)))
+        items[-1].declared = (declared or {}).get(items[-1].source.rsplit(":", 1)[0], ())
     return items
 
 
@@ -119,17 +131,20 @@ def parts(items: list[Item]) -> dict[str, list[Item]]:
     return {"tuning": [i for i in items if not i.held_out], "held_out": [i for i in items if i.held_out], "all": items}
 
 
-def measure(root: Path, table: groundtruth.Table) -> tuple[dict[str, Any], str]:
+def measure(root: Path, table: groundtruth.Table, declared: dict[str, tuple[str, ...]]) -> tuple[dict[str, Any], str]:
     """The figures for the tuning part, the held-out third and all works; then the topics again
     with the draft ``readinglist topics --suggest`` makes, accepted as it is (if it can)."""
     top_k, topics = load_config(root).related_top_k, root / "conf" / "topics.toml"
     general = qualitymetrics.general_topic(topics)
-    results = {name: qualitymetrics.figures(part, top_k, general) for name, part in parts(collect(root, table)).items()}
+    results = {
+        name: qualitymetrics.figures(part, top_k, general)
+        for name, part in parts(collect(root, table, declared)).items()
+    }
     said = suggest_topics(root)
     if said.startswith("not measured"):
         return results, said
     general = qualitymetrics.general_topic(topics)
-    for name, part in parts(collect(root, table)).items():
+    for name, part in parts(collect(root, table, declared)).items():
         results[name]["topics_suggested"] = qualitymetrics.topics(part, general)
     return results, said
 
@@ -173,13 +188,15 @@ def main(argv: list[str]) -> int:
     if not files:
         sys.exit(f"quality: no .bib, .json or dump files in {corpus_note}")
     table = groundtruth.load_table(args.venues)
+    declared = declared_fields(args.corpus or (SHARED if SHARED.is_dir() else None))
     folder = Path(tempfile.mkdtemp(prefix="readinglist-quality-"))
     try:
         run = make_project(folder / "project", files)
-        results, run["suggested_topics"] = measure(folder / "project", table)
+        results, run["suggested_topics"] = measure(folder / "project", table, declared)
     finally:
         if not args.keep:
             shutil.rmtree(folder, ignore_errors=True)
+    run["fields_toml"] = f"{len(declared)} files declared" if declared else "none (the ML/robotics/PL subset: by venue)"
     header = {"corpus": corpus_note, "venues": table.source + SAME_TABLE * table.shared, "commit": commit(), **run}
     print(qualitymetrics.report(header, results))
     if args.keep:

@@ -192,3 +192,25 @@ def test_without_a_topics_command_the_suggested_topics_are_not_measured(
     failed = subprocess.CompletedProcess(("topics",), 2, "", "readinglist: error: invalid choice: 'topics'\n")
     monkeypatch.setattr(bench, "readinglist", lambda where, *args: failed)
     assert bench.suggest_topics(project(tmp_path)).startswith("not measured: readinglist topics --suggest failed")
+
+
+def test_a_word_inflected_twice_is_garbled_and_words_that_end_so_are_not(bench: ModuleType) -> None:
+    garbled = bench.qualitymetrics.is_garbled
+    assert all(map(garbled, ("Examineds 30 weblogs.", "Introduceds two new", "Considereds the case")))
+    assert not any(map(garbled, ("It needs speeds.", "hundreds of objects", "embeds and sheds", "It proceeds")))
+
+
+def test_a_file_declared_robotics_puts_its_works_in_the_ml_robotics_pl_subset(
+    bench: ModuleType, tmp_path: Path
+) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "fields.toml").write_text('[files]\n"x.bib" = "cs.RO"\n"y.bib" = ["hep-th"]\n', encoding="utf-8")
+    declared = bench.declared_fields(corpus)
+    assert declared == {"x.bib": ("cs.RO",), "y.bib": ("hep-th",)}
+    items = bench.collect(project(tmp_path / "project"), bench.groundtruth.load_table("builtin"), declared)
+    cats = bench.qualitymetrics.categories(items)
+    # Every made-up work comes from x.bib: the newsletter shown hep-ph now counts, and the ACM one.
+    assert cats["ml_robotics_pl_outside_cs_stat"] == {"n": 2, "of": 5}
+    assert cats["outside_their_venues_field"] == {"n": 0, "of": 2}  # a CVPR paper in cosmology, a newsletter
+    assert cats["contradicts_venue"] == {"n": 1, "of": 3}  # a declared file is no venue
