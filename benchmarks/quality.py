@@ -156,7 +156,8 @@ def suggest_topics(root: Path) -> str:
     before = {p: p.stat().st_mtime_ns for p in root.rglob("*.toml")}
     done = readinglist(root, "topics", "--suggest")
     if done.returncode:
-        return f"not measured: readinglist topics --suggest failed: {(done.stderr.strip().splitlines() or ['?'])[-1]}"
+        said = (done.stderr.strip().splitlines() or ["?"])[-1].removeprefix("readinglist: error: ")
+        return f"not measured: readinglist topics --suggest failed: {said}"
     drafts = [p for p in root.rglob("*.toml") if p != topics and before.get(p) != p.stat().st_mtime_ns]
     if drafts:
         shutil.copyfile(drafts[0], topics)

@@ -122,9 +122,11 @@ def link_kind(reason: str) -> str:
 
 
 def shared_words(reason: str) -> set[str]:
-    """The distinct words of a content link's shared terms ("pipeline, pipeline parallelism": two)."""
+    """The distinct words of a content link's shared terms ("pipeline, pipeline parallelism": two;
+    "lattice, lattices": one, a plural being its word)."""
     found = TERMS.search(reason)
-    return set(TOKEN.findall(found.group(1).lower())) if found else set()
+    words = TOKEN.findall(found.group(1).lower()) if found else []
+    return {w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words}
 
 
 def related(items: list[Item], top_k: int) -> dict[str, Any]:

@@ -43,6 +43,7 @@ RELATED = {
         {"key": "x", "reason": "similar content (shared terms: functional)"},  # one word
         {"key": "y", "reason": "similar content (shared terms: pipeline, pipeline parallelism)"},  # two
         {"key": "z", "reason": "similar content (shared terms: lattice qcd)"},  # two words, one term
+        {"key": "w", "reason": "similar content (shared terms: lattice, lattices)"},  # one word
     ],
     "liu": [
         {"key": "a", "reason": "shared authors: Ann Lee; similar content (shared terms: lattice)"},  # an author link
@@ -104,9 +105,9 @@ def test_a_dblp_keyed_cvpr_paper_shown_in_cosmology_contradicts_its_venue(figure
 
 def test_a_link_on_one_shared_word_is_counted_and_the_caps_are_measured(figures: dict[str, Any]) -> None:
     related = figures["related"]
-    assert related["links"] == 7
-    assert related["one_word"] == {"n": 1, "of": 7}  # "lattice" beside a shared author is not a one-word link
-    assert (related["max_content"], related["max_author"]) == (3, 4)
+    assert related["links"] == 8
+    assert related["one_word"] == {"n": 2, "of": 8}  # "lattice" beside a shared author is not a one-word link
+    assert (related["max_content"], related["max_author"]) == (4, 4)
     assert related["pages_over_author_cap"] == {"n": 1, "of": 5}
     assert related["pages_over_top_k"] == {"n": 0, "of": 5}
 
@@ -214,3 +215,16 @@ def test_a_file_declared_robotics_puts_its_works_in_the_ml_robotics_pl_subset(
     assert cats["ml_robotics_pl_outside_cs_stat"] == {"n": 2, "of": 5}
     assert cats["outside_their_venues_field"] == {"n": 0, "of": 2}  # a CVPR paper in cosmology, a newsletter
     assert cats["contradicts_venue"] == {"n": 1, "of": 3}  # a declared file is no venue
+
+
+def test_the_benchmark_reads_what_generate_writes(bench: ModuleType, tmp_path: Path) -> None:
+    """init, import and generate on two real exports: the files and reasons it reads are there."""
+    exports = TOOLS["benchmarks"].parent / "tests" / "fixtures" / "exports"
+    run = bench.make_project(tmp_path / "project", [exports / "dblp.bib", exports / "zotero-better-bibtex.bib"])
+    assert run["files_not_imported"] == []
+    items = bench.collect(tmp_path / "project", bench.groundtruth.load_table("builtin"))
+    assert items and all(item.fields.get("title") for item in items)  # every record found in refs.bib
+    links = [link["reason"] for item in items for link in item.related]
+    assert links and all(bench.qualitymetrics.link_kind(reason) != "other" for reason in links)
+    content = [r for r in links if bench.qualitymetrics.link_kind(r) == "content"]
+    assert all(bench.qualitymetrics.shared_words(r) for r in content)
