@@ -1,6 +1,6 @@
 """Quality on a real library (issue 25): categories, topics, related links and summaries.
 
-    python benchmarks/bench.py --quality [--corpus DIR] [--venues auto|builtin|PATH] [--json FILE] [--keep]
+    python benchmarks/bench.py --quality [--corpus DIR] [--venues auto|builtin|PATH] [--json FILE] [--sample FILE]
 
 The corpus (default: ../shared/corpus/ beside the repository if it exists, else the real
 exports under tests/fixtures/exports/ and the seed dumps) is copied into a project made by
@@ -27,6 +27,7 @@ from typing import Any
 
 import groundtruth
 import qualitymetrics
+import qualitysample
 from pybtex.database import parse_file
 
 from readinglist.config import load_config
@@ -183,6 +184,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--corpus", type=Path, help="a folder of bibliography files (.bib, .json, dumps)")
     parser.add_argument("--venues", default="auto", help="auto (data/venues.toml if present), builtin, or a path")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--sample", type=Path, help="write 30 links and 20 summaries of the held-out third to judge")
     parser.add_argument("--keep", action="store_true", help="keep the generated project and print its folder")
     args = parser.parse_args(argv)
     files, corpus_note = (corpus_files(args.corpus), str(args.corpus)) if args.corpus else default_corpus()
@@ -194,6 +196,9 @@ def main(argv: list[str]) -> int:
     try:
         run = make_project(folder / "project", files)
         results, run["suggested_topics"] = measure(folder / "project", table, declared)
+        if args.sample:
+            held_out = parts(collect(folder / "project", table, declared))["held_out"]
+            args.sample.write_text(qualitysample.sample(held_out), encoding="utf-8")
     finally:
         if not args.keep:
             shutil.rmtree(folder, ignore_errors=True)

@@ -38,18 +38,25 @@ BIB = """
   year = {2021}
 }
 """
+
+
+def link(reason: str) -> dict[str, str]:
+    """One link of a page's related data, as generate writes it (docs/related/<slug>.json)."""
+    return {"doc": "papers/other", "title": "Another paper", "reason": reason}
+
+
 RELATED = {
     "he": [
-        {"key": "x", "reason": "similar content (shared terms: functional)"},  # one word
-        {"key": "y", "reason": "similar content (shared terms: pipeline, pipeline parallelism)"},  # two
-        {"key": "z", "reason": "similar content (shared terms: lattice qcd)"},  # two words, one term
-        {"key": "w", "reason": "similar content (shared terms: lattice, lattices)"},  # one word
+        link("similar content (shared terms: functional)"),  # one word
+        link("similar content (shared terms: pipeline, pipeline parallelism)"),  # two
+        link("similar content (shared terms: lattice qcd)"),  # two words, one term
+        link("similar content (shared terms: lattice, lattices)"),  # one word
     ],
     "liu": [
-        {"key": "a", "reason": "shared authors: Ann Lee; similar content (shared terms: lattice)"},  # an author link
-        {"key": "b", "reason": "shared authors: Bo Li"},
-        {"key": "c", "reason": "shared authors: Cy Ma"},
-        {"key": "d", "reason": "shared authors: Di Wu"},
+        link("shared authors: Ann Lee; similar content (shared terms: lattice)"),  # an author link
+        link("shared authors: Bo Li"),
+        link("shared authors: Cy Ma"),
+        link("shared authors: Di Wu"),
     ],
 }
 
@@ -224,7 +231,17 @@ def test_the_benchmark_reads_what_generate_writes(bench: ModuleType, tmp_path: P
     assert run["files_not_imported"] == []
     items = bench.collect(tmp_path / "project", bench.groundtruth.load_table("builtin"))
     assert items and all(item.fields.get("title") for item in items)  # every record found in refs.bib
+    assert all({"title", "reason"} <= set(link) for item in items for link in item.related)
     links = [link["reason"] for item in items for link in item.related]
     assert links and all(bench.qualitymetrics.link_kind(reason) != "other" for reason in links)
     content = [r for r in links if bench.qualitymetrics.link_kind(r) == "content"]
     assert all(bench.qualitymetrics.shared_words(r) for r in content)
+
+
+def test_the_hand_judged_sample_is_the_same_each_run(bench: ModuleType, tmp_path: Path) -> None:
+    items = bench.collect(project(tmp_path), bench.groundtruth.load_table("builtin"))
+    sample = importlib.import_module("qualitysample").sample
+    text = sample(items, links=3, summaries=1)
+    assert text == sample(items, links=3, summaries=1)
+    assert text.count("- [ ] good / weak / wrong:") == 3
+    assert "Abstract: Gradient descent is widely used." in text or "### background2022" in text
