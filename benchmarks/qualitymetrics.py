@@ -129,15 +129,25 @@ def shared_words(reason: str) -> set[str]:
     return {w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words}
 
 
+def one_phrase(reason: str) -> bool:
+    """Whether a content link's shared terms are one phrase and its words ("computer, computer
+    vision, vision"): two words, but one thing shared."""
+    found = TERMS.search(reason)
+    terms = [shared_words(f"shared terms: {t})") for t in found.group(1).split(", ")] if found else []
+    return any(term == shared_words(reason) for term in terms)
+
+
 def related(items: list[Item], top_k: int) -> dict[str, Any]:
     kinds = [[link_kind(link.get("reason", "")) for link in i.related] for i in items]
     links = [link for i in items for link in i.related]
+    reasons = [link["reason"] for link in links]
     one = [link for link in links if link_kind(link["reason"]) == "content" and len(shared_words(link["reason"])) <= 1]
     content, author = [k.count("content") for k in kinds], [k.count("author") for k in kinds]
     return {
         "links": len(links),
         "one_word": share(len(one), len(links)),
         "one_word_examples": [link["reason"] for link in one[:5]],
+        "one_phrase": share(sum(link_kind(r) == "content" and one_phrase(r) for r in reasons), len(links)),
         "max_content": max(content, default=0),
         "max_author": max(author, default=0),
         "pages_over_top_k": share(sum(c > top_k for c in content), len(items)),
@@ -206,6 +216,7 @@ ROWS = (
     ('"General", suggested topics', ("topics_suggested", "general_share")),
     ("related links", ("related", "links")),
     ("  on one shared word", ("related", "one_word")),
+    ("  on one shared phrase and its words", ("related", "one_phrase")),
     ("max content links a page", ("related", "max_content")),
     ("max shared-author links a page", ("related", "max_author")),
     ("pages over related_top_k content links", ("related", "pages_over_top_k")),

@@ -114,6 +114,8 @@ def test_a_link_on_one_shared_word_is_counted_and_the_caps_are_measured(figures:
     related = figures["related"]
     assert related["links"] == 8
     assert related["one_word"] == {"n": 2, "of": 8}  # "lattice" beside a shared author is not a one-word link
+    # One phrase and its words: "pipeline, pipeline parallelism", "lattice qcd", and the one-word links.
+    assert related["one_phrase"] == {"n": 4, "of": 8}
     assert (related["max_content"], related["max_author"]) == (4, 4)
     assert related["pages_over_author_cap"] == {"n": 1, "of": 5}
     assert related["pages_over_top_k"] == {"n": 0, "of": 5}
