@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from conftest import TOOLS
+from conftest import FIXTURES, TOOLS
 
 BIB = """
 @inproceedings{DBLP:conf/cvpr/HeZRS16,
@@ -228,7 +228,7 @@ def test_a_file_declared_robotics_puts_its_works_in_the_ml_robotics_pl_subset(
 
 def test_the_benchmark_reads_what_generate_writes(bench: ModuleType, tmp_path: Path) -> None:
     """init, import and generate on two real exports: the files and reasons it reads are there."""
-    exports = TOOLS["benchmarks"].parent / "tests" / "fixtures" / "exports"
+    exports = FIXTURES / "exports"
     run = bench.make_project(tmp_path / "project", [exports / "dblp.bib", exports / "zotero-better-bibtex.bib"])
     assert run["files_not_imported"] == []
     items = bench.collect(tmp_path / "project", bench.groundtruth.load_table("builtin"))
