@@ -123,14 +123,12 @@ def _words(text: str) -> set[str]:
 
 
 def _supported(line: str, abstract: str) -> None:
-    """Every word of ``line`` is the abstract's (a sentence's first may be a verb made third person:
-    "we study" gives "Studies"), and every number and capitalized word appears in it as written."""
+    """Every word of ``line`` is the abstract's, as written (no verb is inflected by hand: "we study"
+    is quoted, never "Studies"), and every number and capitalized word appears in it as written."""
     known = _words(abstract)
     for part in re.split(r"(?<=\.) ", line):
         words = TOKEN.findall(part)
-        first = words[0].lower() if words else ""
-        assert not words or first in known or first.removesuffix("s") in known or first[:-3] + "y" in known, part
-        assert {w.lower() for w in words[1:]} <= known, (part, {w for w in words[1:] if w.lower() not in known})
+        assert {w.lower() for w in words} <= known, (part, {w for w in words if w.lower() not in known})
         assert all(w in abstract for w in words[1:] if w[:1].isupper()), part
     assert set(NUMBER.findall(line)) <= set(NUMBER.findall(abstract)), line
     assert len(line.split()) <= brief.MAX_WORDS, line
@@ -143,7 +141,8 @@ def test_problem_approach_and_result_are_the_abstracts_own_words(seeds: Library)
         assert lines, paper.key
         for _, line in lines:
             _supported(line, abstract)
-    assert sum(bool(p.brief.approach) for p in seeds.papers) == 28
+    # GRID's abstract says what GRID is, never what this paper does: no Approach line (abstain)
+    assert [p.key for p in seeds.papers if not p.brief.approach] == ["lin2019grid"]
     assert sum(bool(p.brief.problem) for p in seeds.papers) >= 20
     assert sum(bool(p.brief.result) for p in seeds.papers) == 28 - len(NO_RESULT)
 
@@ -282,7 +281,7 @@ def test_a_stored_working_title_is_remade_and_a_written_title_kept() -> None:
             "Fragile watermarking scheme for tables",
         ),
         ("We creatively introduce seq2seq models in channel prediction.", "Seq2seq models in channel prediction"),
-        ("We have developed simulation models of markets.", "Developing simulation models of markets"),
+        ("We have developed simulation models of markets.", "Simulation models of markets"),
         ("Crowd counting is hard. We propose a data collector.", "Data collector in crowd counting"),
     ],
 )

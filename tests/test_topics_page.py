@@ -174,7 +174,7 @@ def test_start_here_gives_each_paper_its_reason(seeds: Library) -> None:
     pages = topic_pages(seeds)
     start = _items(pages["topics/ml-systems.md"].split("## Subtopics")[0])
     assert [(i["doc"], i["reason"]) for i in start] == [
-        ("papers/wang2019characterizing", "related to 5 other papers in this topic (none here has more)"),
+        ("papers/xingdnnvm", "related to 5 other papers in this topic (none here has more)"),
         ("papers/lin2018fusionstitching", "the earliest of 3 versions of FusionStitching"),
     ]
     assert "## Start here" not in pages["topics/physics.md"]  # nothing to recommend: no padding
@@ -190,7 +190,7 @@ def test_the_owners_rating_and_priority_come_first(seeds: Library) -> None:
     assert [(i["doc"], i["reason"]) for i in start] == [
         ("papers/lin2019dl2", "rated 5/5 in the notes"),
         ("papers/zhoudasgd", "priority high in the notes"),
-        ("papers/wang2019characterizing", "related to 5 other papers in this topic (none here has more)"),
+        ("papers/xingdnnvm", "related to 5 other papers in this topic (none here has more)"),
     ]
 
 
