@@ -161,7 +161,10 @@ def test_about_this_record_names_the_signal_that_decided() -> None:
     library = enrich(_ml_list(), GENERAL)
     by_key = {p.key: p for p in library.papers}
     assert "Category from the venue \\(CVPR\\)\\." in about_record(by_key["a"], by_key, None)
-    assert by_key["a"].categories_inferred  # the badge still says the source gave none
+    assert by_key["a"].categories_inferred  # the source states none: a secondary badge
+    badge_line = paper_page(by_key["a"], by_key, None, "", library, {})
+    assert "(from the venue: CVPR)" in badge_line.replace("\\", "")
+    assert "inferred: the source gives no category" not in badge_line  # it was read, not guessed
     none = about_record(by_key["i"], by_key, None)
     assert "Category\\: none\\: no signal was strong enough\\; the paper is shown uncategorized\\." in none
     assert by_key["i"].categories == () and not by_key["i"].categories_inferred

@@ -6,7 +6,7 @@ from functools import partial
 
 from .. import arxiv_categories
 from ..enrich.credit import work_credit
-from ..enrich.signals import NONE
+from ..enrich.signals import NONE, RECORD_SIGNALS
 from ..model import Library, Link, Note, Paper, Work
 from .about import about_record, reader_source
 from .authors import author_urls, shown_names
@@ -154,6 +154,14 @@ def _author(name: str, library: Library, authors: dict[str, str]) -> str:
     return f"[{md_text(name)}]({authors[library.author_ids[name]]})"
 
 
+def _why_inferred(evidence: str) -> str:
+    """The badge line's note: where a category the source does not state came from ("from the
+    venue: CVPR"), or that it is a guess from the text."""
+    if evidence.startswith(RECORD_SIGNALS):
+        return "(from " + evidence.replace(" (", ": ", 1).removesuffix(")") + ")"
+    return "(inferred: the source gives no category)"
+
+
 def _badges(paper: Paper, note: Note | None) -> Md:
     role = "bdg-secondary-line" if paper.categories_inferred else "bdg-primary"
     names = arxiv_categories.names()
@@ -163,7 +171,7 @@ def _badges(paper: Paper, note: Note | None) -> Md:
         badges.append(badge + (f" {md_text(names[c])}" if c in names else ""))
     line = " · ".join(badges)
     if paper.categories_inferred and badges:  # why: in "About this record"
-        line += " " + md_text("(inferred: the source gives no category)")
+        line += " " + md_text(_why_inferred(paper.category_evidence))
     elif not badges and paper.category_evidence == NONE:  # no guess is better than a wrong one
         line = md_text("Uncategorized: nothing in the record names a field clearly enough")
     reading = reading_line(note.meta, tag_link) if note else ""  # status, tags, rating: render/workflow.py
