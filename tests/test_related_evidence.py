@@ -134,6 +134,23 @@ def test_distant_fields_need_stronger_evidence() -> None:
     assert pair(("cs.IT", "hep-lat")).by_key()["x1"].related == ()
 
 
+def test_a_field_read_from_the_venue_keeps_distant_papers_apart() -> None:
+    """A venue names a field as surely as an arXiv category does (pipeline passes both); a field
+    guessed from a title alone would not."""
+    filler = [Work(key=f"f{n:02d}", title=f"Subject {w} alone") for n, w in enumerate(_FILLER)]
+
+    def pair(venue: str) -> Library:
+        works = [
+            Work(key="x1", title="Lattice gauge methods for information theory", extra=(("booktitle", "CVPR"),)),
+            Work(key="x2", title="Lattice gauge simulations of quarks", extra=(("journal", venue),)),
+            *filler,
+        ]
+        return enrich(works, ALL)
+
+    assert [link.key for link in pair("ICML").by_key()["x1"].related] == ["x2"]
+    assert pair("Physical Review D").by_key()["x1"].related == ()
+
+
 def test_fields_are_arxiv_groups() -> None:
     assert fields(["cs.LG", "stat.ML"]) == {"computing"}
     assert distant(fields(["cs.PL"]), fields(["hep-ph"]))

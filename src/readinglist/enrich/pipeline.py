@@ -15,6 +15,7 @@ from .brief import brief
 from .credit import is_et_al, page_authors
 from .recall import Recall
 from .related import listed_authors, related_links, system_name, version_groups
+from .signals import RECORD_SIGNALS
 from .similarity import Corpus, build_corpus
 from .topics import assign_subtopics, assign_topics
 
@@ -60,7 +61,11 @@ def enrich(
     cats_of = [inferred[i].categories if i in inferred else w.categories for i, w in enumerate(works)]
     topic_texts = [_topic_text(texts[i], w) for i, w in enumerate(works)]
     topics_of = [recall("topics", assign_topics, cats_of[i], topic_texts[i], also=(topics,)) for i in range(len(works))]
-    related = related_links(works, corpus, versions, ids, top_k, min_score, topics_of)
+    # Fields that keep distant papers apart: the record's own or read from it (a venue), never a guess.
+    read = [inferred[i].categories if i in inferred and inferred[i].evidence.startswith(RECORD_SIGNALS) else ()
+            for i in range(len(works))]  # fmt: skip
+    trusted = [w.categories or read[i] for i, w in enumerate(works)]
+    related = related_links(works, corpus, versions, ids, top_k, min_score, topics_of, trusted)
     abstracts = [to_text(w.abstract) for w in works]
     results = [recall("results", summary.key_results, text) for text in abstracts]
     papers = []
