@@ -1,4 +1,4 @@
-"""Command line: ``readinglist import | generate | build | export | init | add``.
+"""Command line: ``readinglist import | generate | build | export | init | add | topics``.
 
 Each command keeps its logic in a plain ``run()`` of its module; this file only parses
 arguments, prints reports and turns the tool's errors into one line and exit status 1
@@ -40,7 +40,20 @@ def _parser() -> argparse.ArgumentParser:
     export = commands.add_parser("export", help="print the records")
     export.add_argument("--format", choices=["json"], default="json")
     _init_and_add_parsers(commands)
+    _topics_parser(commands)
     return parser
+
+
+def _topics_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    topics = commands.add_parser("topics", help="suggest topics for your library (a draft of conf/topics.toml)")
+    topics.add_argument(
+        "--suggest",
+        action="store_true",
+        required=True,
+        help="cluster the works of refs.bib into topics and write conf/topics.suggested.toml",
+    )
+    topics.add_argument("--print", action="store_true", help="print the draft instead of writing it")
+    topics.add_argument("--force", action="store_true", help="replace an earlier conf/topics.suggested.toml")
 
 
 def _init_and_add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -151,6 +164,14 @@ def _add(args: argparse.Namespace, config: Config) -> int:
     return 1 if report.failed else 0
 
 
+def _topics(args: argparse.Namespace, config: Config) -> int:
+    from .site import topicdraft
+
+    for line in topicdraft.run(config, to_stdout=args.print, force=args.force).lines():
+        print(line)
+    return 0
+
+
 COMMANDS = {
     "import": _import,
     "generate": _generate,
@@ -158,6 +179,7 @@ COMMANDS = {
     "export": _export,
     "init": _init,
     "add": _add,
+    "topics": _topics,
 }
 
 

@@ -60,7 +60,10 @@ def enrich(
     inferred = categories.infer(works, texts, corpus, infer_categories)
     cats_of = [inferred[i].categories if i in inferred else w.categories for i, w in enumerate(works)]
     topic_texts = [_topic_text(texts[i], w) for i, w in enumerate(works)]
-    topics_of = [recall("topics", assign_topics, cats_of[i], topic_texts[i], also=(topics,)) for i in range(len(works))]
+    focus = [". ".join((to_text(w.title), *w.keywords)) for w in works]  # what a paper says it is about
+    topics_of = [
+        recall("topics", assign_topics, cats_of[i], topic_texts[i], focus[i], also=(topics,)) for i in range(len(works))
+    ]
     # Fields that keep distant papers apart: the record's own or read from it (a venue), never a guess.
     read = [inferred[i].categories if i in inferred and inferred[i].evidence.startswith(RECORD_SIGNALS) else ()
             for i in range(len(works))]  # fmt: skip

@@ -1,4 +1,10 @@
-"""Placing papers in topics: by arXiv category, else by the topic keywords in the text.
+"""Placing papers in topics: by arXiv category and by the topic keywords in the text.
+
+A topic's keywords in a paper's title or keywords (its ``focus``: what the paper says it is
+about) place it by themselves, beside any topic its categories select, when they name it
+distinctively: a phrase ("dynamic inference", "low-power"), or two of the topic's keywords.
+One plain word is not enough ("cluster" in a physics title on coupled clusters). Keywords
+found only in the abstract count beside a category when they are strong (several, twice).
 
 Subtopics then split each topic the paper joined. A paper joins the subtopics its categories
 select, and otherwise those its text names most; a paper whose text names none stays in its
@@ -13,23 +19,32 @@ from functools import lru_cache
 from ..model import Topic
 
 STRONG_TEXT_EVIDENCE = 3
+_PHRASE = re.compile(r"\w[\s-]+\w")  # several words, or a hyphenated one
 
 
-def assign_topics(categories: tuple[str, ...], text: str, topics: tuple[Topic, ...]) -> tuple[str, ...]:
-    """Topic ids for a paper; never empty (the best keyword match, else the first topic)."""
+def assign_topics(categories: tuple[str, ...], text: str, focus: str, topics: tuple[Topic, ...]) -> tuple[str, ...]:
+    """Topic ids for a paper; never empty (the best keyword match, else the first topic).
+    ``text``: its title, abstract and keywords; ``focus``: its title and keywords alone."""
     hits = {t.id: _keyword_hits(t, text.lower()) for t in topics}
     scores = {tid: sum(counts) for tid, counts in hits.items()}
     by_category = [t.id for t in topics if any(t.matches_category(c) for c in categories)]
     if by_category:
-        # A paper whose text is plainly about another topic belongs there too.
+        # A paper whose text is plainly about another topic, or that says so itself, belongs there too.
         strong = {
             tid for tid, counts in hits.items() if sum(counts) >= STRONG_TEXT_EVIDENCE and sum(map(bool, counts)) >= 2
         }
-        return tuple(t.id for t in topics if t.id in by_category or t.id in strong)
+        named = {t.id for t in topics if _distinctive(t, focus.lower())}
+        return tuple(t.id for t in topics if t.id in by_category or t.id in strong or t.id in named)
     best = max(scores.values())
     if best == 0:
         return (topics[0].id,)
     return tuple(t.id for t in topics if scores[t.id] == best)
+
+
+def _distinctive(topic: Topic, focus: str) -> bool:
+    """Whether the title and keywords name the topic by a phrase of its keywords, or by two of them."""
+    named = [k for k, n in zip(topic.keywords, _keyword_hits(topic, focus), strict=True) if n]
+    return len(named) >= 2 or any(_PHRASE.search(k) for k in named)
 
 
 def assign_subtopics(

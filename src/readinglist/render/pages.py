@@ -75,6 +75,7 @@ def index_page(
                 "meta": plural(n, "paper") + (f" · {said}" if said else ""),
             }
         )
+    crowded = max((len(c) for c in _members(library)), default=0) > CROWDED * len(library.papers)
     about = [Md(page) for page in site_about if not for_maintainers(page)]
     develop = [Md(page) for page in site_about if for_maintainers(page)]
     return render(
@@ -82,6 +83,7 @@ def index_page(
         title=site["title"],
         description=site["description"],
         counts=counts,
+        hint=Md(SUGGEST_HINT) if crowded else "",
         cards=cards,
         about=about,
         develop=develop,
@@ -89,6 +91,16 @@ def index_page(
         browse=[Md(page) for page in registry.menu()],
         recent=recent_block(library.papers, notes),
     )
+
+
+def _members(library: Library) -> list[list[str]]:
+    return [[p.key for p in library.papers if topic.id in p.topics] for topic in library.topics]
+
+
+# One topic holding more of the list than this is no help to browse by (issue 25's goal for
+# "General": a sixth at most); the landing page then says how to get topics that fit the list.
+CROWDED = 0.4
+SUGGEST_HINT = "One topic holds most of these papers: `readinglist topics --suggest` drafts topics that fit this list."
 
 
 # Hand-written pages in these folders of docs/ are about the tool, not the papers: the sidebar
