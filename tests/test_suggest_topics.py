@@ -162,3 +162,21 @@ def test_a_landing_page_whose_one_topic_holds_most_works_points_to_suggest() -> 
     assert "readinglist topics --suggest" in index_page(_library(["robots"] * 3 + ["vision"] * 2), SITE, [])
     fits = index_page(_library(["general"] * 2 + ["robots"] * 2 + ["vision"]), SITE, [])  # 40%: not more
     assert "readinglist topics --suggest" not in fits
+
+
+def test_the_first_import_into_inits_topics_points_to_suggest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _project(tmp_path)
+    source = root / "refs.bib"
+    mine = tmp_path / "mine.bib"
+    source.rename(mine)
+    assert main(["--root", str(root), "import", str(mine)]) == 0
+    assert "readinglist topics --suggest" in capsys.readouterr().out
+    (root / "conf" / "topics.toml").write_text('[[topic]]\nid = "mine"\ntitle = "Mine"\n', encoding="utf-8")
+    extra = tmp_path / "extra.bib"
+    extra.write_text(
+        "@article{new1,\n  title = {A new paper on galaxy spectra},\n  year = {2021},\n}\n", encoding="utf-8"
+    )
+    assert main(["--root", str(root), "import", str(extra)]) == 0
+    assert "topics --suggest" not in capsys.readouterr().out  # the user's own topics: no advice

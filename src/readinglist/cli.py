@@ -97,6 +97,11 @@ def _import(args: argparse.Namespace, config: Config) -> int:
     rules = load_rules(config.identity_path)
     report = importer.run(sources, bib, config.root, rules, dry_run=args.dry_run, strict=args.strict)
     print(report)
+    if report.added and not report.dry_run and not report.failed:
+        from .site.topicdraft import hint
+
+        if said := hint(config):
+            print(said)
     return 1 if report.failed else 0
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from importlib.resources import files
 from pathlib import Path
 
 from ..config import Config
@@ -42,6 +43,16 @@ class Drafted:
         )
         return [f"wrote {self.path}: {len(self.suggestion.topics) - 1} topics and General: {sizes}",
                 "edit it, then copy it over conf/topics.toml and run readinglist generate"]  # fmt: skip
+
+
+def hint(config: Config) -> str | None:
+    """A line for ``import`` to print while conf/topics.toml is still the one ``init`` wrote:
+    its topics were not made for the works just imported."""
+    default = files("readinglist").joinpath("scaffold/conf/topics.toml.tmpl").read_text(encoding="utf-8")
+    path = config.taxonomy_path
+    if not path.is_file() or path.read_text(encoding="utf-8", errors="replace") != default:
+        return None
+    return "next: readinglist topics --suggest drafts topics that fit these works (conf/topics.toml is init's)"
 
 
 def run(config: Config, to_stdout: bool = False, force: bool = False) -> Drafted:
