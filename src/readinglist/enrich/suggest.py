@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from scipy.sparse import csr_matrix
 
 K_RANGE = range(2, 13)  # how many clusters are tried; a draft of a dozen topics is still one to edit
-MAX_KEYWORDS = 16
+MAX_KEYWORDS = 20
 # A topic of fewer works than this (or a twentieth of the library) is no topic worth a page:
 # without it, the silhouette favours splitting off pairs of near-identical titles.
 MIN_CLUSTER = 3
@@ -124,9 +124,10 @@ def pick_keywords(members: set[int], focus: list[str]) -> tuple[str, ...]:
     placed: set[int] = set()
     while len(chosen) < MAX_KEYWORDS:
         gains = {t: len(docs & members - placed) for t, docs in found.items() if t not in chosen}
-        # Most works placed; then the most precise; then a word before a phrase (easier to edit).
-        best = min(gains.items(), key=lambda kv: (-kv[1], -_precision(found[kv[0]], members), kv[0].count(" "), kv[0]),
-                   default=None)  # fmt: skip
+        # Most works placed; then the most precise; then a word before a phrase (easier to edit),
+        # and a long word before a short one ("backpropagation" says more than "does").
+        best = min(gains.items(), key=lambda kv: (-kv[1], -_precision(found[kv[0]], members), kv[0].count(" "),
+                                                  -len(kv[0]), kv[0]), default=None)  # fmt: skip
         if best is None or best[1] == 0:
             break
         chosen.append(best[0])
