@@ -180,3 +180,8 @@ def test_the_first_import_into_inits_topics_points_to_suggest(
     )
     assert main(["--root", str(root), "import", str(extra)]) == 0
     assert "topics --suggest" not in capsys.readouterr().out  # the user's own topics: no advice
+
+
+def test_a_library_with_nothing_shared_gets_general_alone() -> None:
+    works = [Work(key="a", title="Lattice gauge theory"), Work(key="b", title="Sourdough fermentation")]
+    assert suggest(works).topics == (suggest([]).topics[0],)
