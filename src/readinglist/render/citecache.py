@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from importlib.metadata import version
+from importlib.resources import files
 from pathlib import Path
 
 import pybtex
@@ -66,8 +67,8 @@ def kept(previous: Path) -> Iterator[Cache]:
 def _stamp() -> str:
     """A new pybtex or citeproc-py, or a change to how cite.py, export.py or the ACL style (the
     vendored CSL file) format, makes the kept references foreign."""
-    here = Path(__file__).parent
-    sources = [here / "cite.py", here / "export.py", here.parent / "data" / "acl.csl"]
+    here = files("readinglist")
+    sources = [here / "render" / "cite.py", here / "render" / "export.py", here / "data" / "acl.csl"]
     code = hashlib.sha256(b"".join(path.read_bytes() for path in sources)).hexdigest()[:16]
     return f"readinglist-citations pybtex {pybtex.__version__} citeproc-py {version('citeproc-py')} cite.py {code}"
 

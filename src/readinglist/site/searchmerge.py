@@ -11,6 +11,7 @@ import gzip
 import html
 import json
 import re
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from ..writer import write_if_changed
 from .shards import SITE, Shard
 
 FOLDER = "pagefind-merged"
-TEMPLATE = Path(__file__).resolve().parent / "templates" / "pagefind-merged.js"
+TEMPLATE = files("readinglist.site").joinpath("templates/pagefind-merged.js")  # package data (pyproject.toml)
 SORT = re.compile(r'<data data-pagefind-sort="(\w+)\[value\]" value="([^"]*)"></data>')
 Values = dict[str, dict[str, str]]  # Pagefind's page id -> {sort key: value}
 
