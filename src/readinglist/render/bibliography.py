@@ -26,12 +26,12 @@ from pybtex.database import Person
 from ..enrich.credit import is_et_al, work_credit
 from ..latex import to_text
 from ..model import Library, Work
+from .accessors import safe_links, year_of, year_text
 from .bibsets import ALL, STYLE, bib_set, csl_path, download_link
 from .bibtypes import PLAIN_TYPE, THESIS_DEFAULT, missing_fields, thesis_type
 from .environment import render
 from .escape import Md, clean
 from .links import UNTITLED
-from .venue import SAFE_DOI, SAFE_EPRINT, SAFE_URL, doi_of, url_of
 
 BIBFILE = "bibliography.bib"
 TEXT_FIELDS = (
@@ -42,7 +42,7 @@ ALIASES = {"journaltitle": "journal", "location": "address", "eventtitle": "book
 # What a crossref parent lends a child that lacks it (its title becomes the child's booktitle).
 INHERITED = "booktitle publisher address year month editor series volume organization".split()
 VENUES = ("journal", "booktitle", "publisher", "school", "institution", "organization")
-_DATE = re.compile(r"^\s*(\d{4})(?:-(\d{1,2}))?")
+_DATE = re.compile(r"^\s*([0-9]{4})(?:-([0-9]{1,2}))?")  # ASCII digits, as years.py
 MONTHS = "January February March April May June July August September October November December".split()
 
 
@@ -107,12 +107,13 @@ def _raw_fields(work: Work, works: dict[str, Work]) -> dict[str, str]:
     for alias, name in ALIASES.items():
         if raw.get(alias) and not raw.get(name):
             raw[name] = raw[alias]
-    if work.year:
-        raw["year"] = str(work.year)
+    # The year as any output may print it (accessors.py): a number that is no plausible year is none.
+    year = year_of(work)
+    raw["year"] = str(year) if year else year_text(raw.get("year", ""))
     date = _DATE.match(raw.get("date", ""))
     if date and not raw.get("year"):
-        raw["year"] = date.group(1)
-        if date.group(2) and 1 <= int(date.group(2)) <= 12 and not raw.get("month"):
+        raw["year"] = year_text(date.group(1))
+        if raw["year"] and date.group(2) and 1 <= int(date.group(2)) <= 12 and not raw.get("month"):
             raw["month"] = MONTHS[int(date.group(2)) - 1]
     parent = works.get(crossref_key(work))
     if parent is not None and parent is not work:
@@ -134,9 +135,8 @@ def _people(names: list[str]) -> list[str]:
 
 
 def _links(work: Work) -> dict[str, str]:
-    links = {"url": url_of(work), "doi": doi_of(work), "eprint": work.eprint.strip()}
-    patterns = {"url": SAFE_URL, "doi": SAFE_DOI, "eprint": SAFE_EPRINT}
-    return {name: value for name, value in links.items() if value and patterns[name].match(value)}
+    safe = safe_links(work)
+    return {name: safe[name] for name in ("url", "doi", "eprint") if safe[name]}
 
 
 def _format(slug: str, entry: Derived) -> str:

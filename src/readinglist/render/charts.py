@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..model import Paper, Topic
+from .accessors import year_of
 from .escape import Md, clean, directive, md_text
 from .registry import BY_NAME
 
@@ -76,13 +77,14 @@ class Counts:
 
     @classmethod
     def of(cls, papers: Sequence[Paper], stack: Stack) -> Counts:
-        counted = Counter((p.work.year, stack.group(p)) for p in papers if p.work.year)
+        known = [(year, p) for p in papers if (year := year_of(p.work))]  # only plausible years: no axis from 0
+        counted = Counter((year, stack.group(p)) for year, p in known)
         dated = sorted({year for year, _ in counted})
         years = tuple(range(dated[0], dated[-1] + 1)) if dated else ()
         used = sorted({g for _, g in counted})  # groups with no paper here are left out of the legend
         rows = tuple(tuple(counted[(y, g)] for y in years) for g in used)
         other = stack.other and bool(used) and used[-1] == len(stack.labels) - 1
-        undated = sum(1 for p in papers if not p.work.year)
+        undated = len(papers) - len(known)
         return cls(years, tuple(stack.labels[g] for g in used), rows, other, undated)
 
 
@@ -187,5 +189,6 @@ def _table(counts: Counts) -> Md:
         cells = [row[i] for row in counts.rows]
         if sum(cells):
             lines.append(f"| {counts.years[i]} | " + " | ".join(map(str, cells + [sum(cells)] * split)) + " |")
-    note = md_text(f"{counts.undated} more with no year are not shown.") if counts.undated else ""
+    said = "1 more with no year is" if counts.undated == 1 else f"{counts.undated} more with no year are"
+    note = md_text(f"{said} not shown.") if counts.undated else ""
     return Md("\n".join(lines) + (f"\n\n{note}" if note else ""))

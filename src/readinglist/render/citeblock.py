@@ -13,6 +13,7 @@ from ..latex import dump_to_latex, protect_title, to_text
 from ..store.bibfile import PRIVATE_FIELDS, lowered_fields
 from ..store.names import display_name, is_others
 from ..store.provenance import parse_provenance
+from .accessors import year_text
 
 
 def public_entry(entry: Entry) -> Entry:
@@ -21,6 +22,12 @@ def public_entry(entry: Entry) -> Entry:
     for name in [k for k in fields if k.lower() == "title"]:
         # Plain text, re-escaped: no markup of the record's reaches the page, and it still compiles.
         fields[name] = protect_title(dump_to_latex(to_text(fields[name])))
+    for name in [k for k in fields if k.lower() == "year"]:
+        # As every output prints a year (accessors.year_text): "2020a" as written, no "6" or "²⁰²⁰".
+        if not (year := year_text(fields[name])):
+            del fields[name]
+        else:
+            fields[name] = year
     return Entry(entry.type, fields=fields, persons=_honest_persons(entry, fields))
 
 

@@ -20,6 +20,7 @@ from citeproc import CitationItem, CitationStylesBibliography, CitationStylesSty
 from citeproc.source.json import CiteProcJSON
 
 from ..sources.fields import to_biblatex
+from ..years import plausible_year
 from .bibliography import Derived
 from .escape import clean
 
@@ -60,8 +61,9 @@ def csl_item(key: str, derived: Derived) -> dict[str, Any]:
             item[variable] = value
     if fields.get("eprint"):
         item["number"] = f"arXiv:{fields['eprint']}"
-    if fields.get("year", "").isdigit():
-        item["issued"] = {"date-parts": [[int(fields["year"])]]}
+    year = plausible_year(fields.get("year"))  # "²⁰²⁰".isdigit(), but int() refuses it: the one rule
+    if year:
+        item["issued"] = {"date-parts": [[year]]}
     for role, names in derived.persons.items():
         item[role] = [_csl_name(name) for name in names if name != "others"]
     return item

@@ -24,6 +24,7 @@ from feedgen.feed import FeedGenerator
 from ..enrich.credit import work_credit
 from ..latex import to_text
 from ..model import Library, Paper
+from .accessors import year_of
 from .authors import initial, prolific, shown_names
 from .escape import clean
 from .links import AUTHORS, PAPERS, TOPICS, display_title
@@ -89,8 +90,8 @@ def entry_date(paper: Paper, notes: Notes) -> datetime.datetime:
     added = added_on(notes.get(paper.slug, {}))
     if added:
         return datetime.datetime(added.year, added.month, added.day, tzinfo=datetime.UTC)
-    year = paper.work.year
-    return datetime.datetime(year, 1, 1, tzinfo=datetime.UTC) if year and 1970 <= year <= 9999 else EPOCH
+    year = year_of(paper.work)
+    return datetime.datetime(year, 1, 1, tzinfo=datetime.UTC) if year and year >= 1970 else EPOCH
 
 
 def newest(papers: Sequence[Paper], notes: Notes, limit: int = LIMIT) -> list[Paper]:

@@ -1,7 +1,9 @@
 """What every page renderer is given: one value, so a new kind of page adds no parameter anywhere.
 
 ``registry.KINDS`` names, per kind, the function that renders it (``Kind.render``); each such
-function takes an :class:`Inputs` and returns ``{path under docs/: text}``.
+function takes an :class:`Inputs` and returns ``{path under docs/: text}``. The library it holds
+has passed the one input policy of every output (``accessors.normalised``: every year plausible
+or unknown), so a new kind of page cannot show a year 6 or draw a chart from year 0.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import Library, Note
+from .accessors import normalised
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,9 @@ class Inputs:
     graph: bool = True
     only: Collection[str] | None = None
     fixed: dict[str, str] | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "library", normalised(self.library))  # frozen: set once, here
 
     def meta(self) -> dict[str, dict[str, Any]]:
         """Each note's front matter, by page slug: what listings read of the notes."""

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..enrich.starthere import start_here, version_sets
 from ..model import Library, Paper, Topic
+from .accessors import normalised
 from .bibsets import set_links, set_name
 from .cards import card_list, version_items
 from .charts import chart, subtopic_stack
@@ -111,9 +112,10 @@ def _count(members: Sequence[Paper], end: str) -> str:
 
 
 def years_page(library: Library) -> str:
-    """Each version group once, under its newest version's year, with links to the other versions."""
+    """Each version group once, under its newest version's year, with links to the other versions.
+    Rendered beside the registry's renderers too (``pages.library_pages``): the library is normalised here."""
     groups: dict[int | None, list[list[Paper]]] = defaultdict(list)
-    for group in version_sets(newest_first(list(library.papers))):
+    for group in version_sets(newest_first(list(normalised(library).papers))):
         groups[group[0].work.year].append(group)
     order = sorted(groups, key=lambda y: (y is None, -(y or 0)))
     sections = [

@@ -1,8 +1,9 @@
 """What a reader needs to find a paper: its venue, type, links out, true source and tags.
 
 Links are made only from addresses that are plainly safe (http(s) URLs, bare DOIs, arXiv
-ids): anything else is dropped, never turned into a link. Until the store fills
-``Work.doi``, ``url`` and ``keywords``, the same BibTeX fields in ``Work.extra`` are read.
+ids: ``accessors.py``, the one input policy of every output): anything else is dropped, never
+turned into a link. Until the store fills ``Work.doi``, ``url`` and ``keywords``, the same
+BibTeX fields in ``Work.extra`` are read.
 """
 
 from __future__ import annotations
@@ -12,29 +13,19 @@ from pathlib import PurePosixPath
 
 from ..latex import to_text
 from ..model import SOURCE_KINDS, SourceRef, Work
+from .accessors import SAFE_DOI as SAFE_DOI
+from .accessors import SAFE_EPRINT as SAFE_EPRINT
+from .accessors import SAFE_URL as SAFE_URL
+from .accessors import doi_of as doi_of
+from .accessors import extra_of as extra_of
+from .accessors import public_file
+from .accessors import url_of as url_of
 from .bibtypes import type_words
 from .escape import Md, clean, md_text
 
-SAFE_URL = re.compile(r"^https?://[A-Za-z0-9.\-]+(?::\d+)?(?:/[A-Za-z0-9._~%!$&'()*+,;=:@/?#\-]*)?$")
-SAFE_DOI = re.compile(r"^10\.\d{4,9}/[A-Za-z0-9._;()/:\-]+$")
-SAFE_EPRINT = re.compile(r"^(?:\d{4}\.\d{4,5}(?:v\d+)?|[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)$")
-_DOI_PREFIX = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)", re.I)
 # Where the venue is, by BibTeX (and BibLaTeX) name, most specific first.
 VENUE_FIELDS = ("journal", "journaltitle", "booktitle", "eventtitle", "school", "institution", "organization")
 PDF_FIELDS = ("pdf", "pdfurl", "file")
-
-
-def extra_of(work: Work, name: str) -> str:
-    return next((v.strip() for k, v in work.extra if k.lower() == name), "")
-
-
-def doi_of(work: Work) -> str:
-    """The bare DOI (``10.1145/x``), from ``doi:`` or a doi.org URL too."""
-    return _DOI_PREFIX.sub("", (work.doi or extra_of(work, "doi")).strip())
-
-
-def url_of(work: Work) -> str:
-    return (work.url or extra_of(work, "url")).strip()
 
 
 def keywords_of(work: Work) -> tuple[str, ...]:
@@ -88,7 +79,7 @@ def source(work: Work) -> Md:
 
 def _one_source(ref: SourceRef) -> str:
     label = SOURCE_KINDS.get(ref.kind, ref.kind)
-    where = f"{PurePosixPath(ref.file).name}:{ref.line}"
+    where = f"{PurePosixPath(public_file(ref.file)).name}:{ref.line}"
     if ref.kind == "profile":
         text = f"{label} of {ref.owner} ({where})" if ref.owner else f"{label} ({where})"
     elif ref.kind in ("arxiv", "crossref"):

@@ -1,4 +1,5 @@
-"""records.json: the machine-readable list of works, as the pages show them."""
+"""records.json: the machine-readable list of works, as the pages show them (years, links and
+source files through ``render/accessors.py``, the policy every output follows)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from typing import Any
 from ..chars import strip_unsafe
 from ..enrich.credit import page_authors, work_credit
 from ..model import Library, Work
+from ..render.accessors import public_file, safe_links, year_of
 from ..render.links import PAPERS, display_title
-from ..render.venue import SAFE_DOI, SAFE_EPRINT, SAFE_URL, doi_of, keywords_of, kind, url_of, venue
+from ..render.venue import keywords_of, kind, venue
 
 
 def records(library: Library) -> list[dict[str, Any]]:
@@ -22,7 +24,7 @@ def records(library: Library) -> list[dict[str, Any]]:
             # Only the authors the source lists, in its order: what a citation may claim.
             "listed_authors": list(work_credit(p.work).listed),
             "et_al": p.work.et_al,
-            "year": p.work.year,
+            "year": year_of(p.work),
             "categories": list(p.categories),
             "categories_inferred": p.categories_inferred,
             "category_evidence": p.category_evidence,
@@ -38,7 +40,10 @@ def records(library: Library) -> list[dict[str, Any]]:
             "system": p.system,
             "title_source": "inferred from the abstract" if p.work.title_inferred else "source",
             "url": f"{PAPERS}/{p.slug}.html",
-            "sources": [{"file": s.file, "line": s.line, "owner": s.owner, "kind": s.kind} for s in p.work.sources],
+            # A file by its place in the project, else its name: never where it is on someone's machine.
+            "sources": [
+                {"file": public_file(s.file), "line": s.line, "owner": s.owner, "kind": s.kind} for s in p.work.sources
+            ],
             "entry_type": p.work.entry_type,
             "type": kind(p.work),
             "venue": venue(p.work),
@@ -51,12 +56,8 @@ def records(library: Library) -> list[dict[str, Any]]:
 
 def _links(work: Work) -> dict[str, str]:
     """The addresses the page links to: the same safe ones, empty when the page shows no link."""
-    doi, url = doi_of(work), url_of(work)
-    return {
-        "eprint": work.eprint if SAFE_EPRINT.match(work.eprint.strip()) else "",
-        "doi": doi if SAFE_DOI.match(doi) else "",
-        "link": url if SAFE_URL.match(url) else "",
-    }
+    safe = safe_links(work)
+    return {"eprint": safe["eprint"], "doi": safe["doi"], "link": safe["url"]}
 
 
 def records_json(library: Library) -> str:
