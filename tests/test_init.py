@@ -20,12 +20,12 @@ import pytest
 from readinglist.cli import main
 from readinglist.config import load_config
 from readinglist.enrich.taxonomy import load_taxonomy
-from readinglist.project import init, requirement
+from readinglist.project import DIST, init, requirement
 
 FILES = [
-    ".gitignore", ".readthedocs.yaml", "README.md", "conf/identity.toml", "conf/readinglist.toml",
-    "conf/sources/README.md", "conf/topics.toml", "docs/conf.py", "docs/notes/README.md", "noxfile.py",
-    "refs.bib", "requirements.txt", "tests/test_site.py",
+    ".github/workflows/pages.yml", ".gitignore", ".readthedocs.yaml", "README.md", "conf/identity.toml",
+    "conf/readinglist.toml", "conf/sources/README.md", "conf/topics.toml", "docs/conf.py", "docs/notes/README.md",
+    "noxfile.py", "refs.bib", "requirements.txt", "tests/test_site.py",
 ]  # fmt: skip
 ENTRY = """
 @article{smith2021fast,
@@ -66,12 +66,26 @@ def test_init_writes_a_whole_project(tmp_path: Path, capsys: pytest.CaptureFixtu
         compile((root / script).read_text(encoding="utf-8"), script, "exec")
 
 
+def test_readthedocs_and_pages_install_the_requirement_the_readme_names(tmp_path: Path) -> None:
+    root = tmp_path / "list"
+    init(root)
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert "requirements.txt" in readme and f"https://pypi.org/project/{DIST}/" in readme
+    assert "python3 -m venv .venv" in readme  # Debian's system Python refuses pip install
+    readthedocs = (root / ".readthedocs.yaml").read_text(encoding="utf-8")
+    assert "- requirements: requirements.txt" in readthedocs.splitlines()[-1]
+    pages = (root / ".github" / "workflows" / "pages.yml").read_text(encoding="utf-8")
+    assert "run: python -m pip install nox && nox -s docs tests" in pages  # the noxfile installs requirements.txt
+    assert '"-r", "requirements.txt"' in (root / "noxfile.py").read_text(encoding="utf-8")
+
+
 def test_the_requirement_is_the_running_readinglist() -> None:
     # This checkout is installed in place (pip install -e): the new list's sessions install it from here.
     spec = requirement()
-    assert spec.startswith("readinglist @ file://") or spec.startswith("readinglist @ git+") or "==" in spec
-    if spec.startswith("readinglist @ file://"):
-        assert Path(spec.removeprefix("readinglist @ file://"), "pyproject.toml").is_file()
+    assert DIST == "sphinx-readinglist"  # "readinglist" on the package index is another project
+    assert spec.startswith((f"{DIST} @ file://", f"{DIST} @ git+", f"{DIST}=="))
+    if spec.startswith(f"{DIST} @ file://"):
+        assert Path(spec.removeprefix(f"{DIST} @ file://"), "pyproject.toml").is_file()
 
 
 def test_init_refuses_a_folder_that_is_not_empty(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -118,7 +132,7 @@ def test_a_new_list_builds_with_a_pasted_entry_and_passes_its_own_tests(tmp_path
     shutil.rmtree(root / "docs" / "_build")
     tests = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"], root)
     assert tests.returncode == 0, tests.stdout + tests.stderr
-    assert "1 passed" in tests.stdout
+    assert "3 passed" in tests.stdout
 
 
 def test_the_new_lists_own_test_fails_when_an_entry_has_no_page(tmp_path: Path) -> None:
@@ -132,6 +146,16 @@ def test_the_new_lists_own_test_fails_when_an_entry_has_no_page(tmp_path: Path) 
     site_test.write_text(text.replace("keys = set(", 'keys = {"ghost2020"} | set('), encoding="utf-8")
     tests = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"], root)
     assert tests.returncode == 1 and "ghost2020" in tests.stdout
+
+
+def test_the_new_lists_own_test_fails_on_an_orphaned_note(tmp_path: Path) -> None:
+    root = tmp_path / "list"
+    init(root)
+    (root / "refs.bib").write_text(ENTRY, encoding="utf-8")
+    (root / "docs" / "notes" / "gone2019.md").write_text("---\nstatus: read\n---\nIts paper left.\n", encoding="utf-8")
+    tests = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"], root)
+    assert tests.returncode == 1, tests.stdout + tests.stderr
+    assert "test_no_note_is_orphaned" in tests.stdout and "gone2019" in tests.stdout
 
 
 @pytest.mark.skipif(not os.environ.get("READINGLIST_NOX_TEST"), reason="installs from the registry: minutes")

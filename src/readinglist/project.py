@@ -1,7 +1,8 @@
 """``readinglist init DIR``: start a new reading list from the templates in ``scaffold/``.
 
 Every file of the new project is a template under ``scaffold/`` (``NAME.tmpl``; a leading
-``dot-`` stands for the dot of ``.gitignore``, so the package data has no hidden files). A file
+``dot-`` on a file or folder stands for the dot of ``.gitignore`` or ``.github/``, so the package
+data has no hidden files). A file
 that exists is never overwritten: ``init`` refuses a folder that is not empty, and ``--force``
 only adds the files that are missing.
 """
@@ -25,6 +26,9 @@ from .writer import umask
 
 SUFFIX = ".tmpl"
 CACHE_DIR = ".readinglist-cache"  # answers of the arXiv API and Crossref (``readinglist add``)
+# The distribution's name on the package index (``readinglist`` there is another project); the
+# import package and the command keep the name ``readinglist``.
+DIST = "sphinx-readinglist"
 
 
 @dataclass(frozen=True)
@@ -68,10 +72,13 @@ def _templates(folder: Traversable | None = None, prefix: str = "") -> Iterator[
     folder = folder or resources.files("readinglist") / "scaffold"
     for item in sorted(folder.iterdir(), key=lambda t: t.name):
         if item.is_dir() and not item.name.startswith(("_", ".")):
-            yield from _templates(item, f"{prefix}{item.name}/")
+            yield from _templates(item, f"{prefix}{_dotted(item.name)}/")
         elif item.name.endswith(SUFFIX):
-            name = item.name.removesuffix(SUFFIX)
-            yield prefix + ("." + name.removeprefix("dot-") if name.startswith("dot-") else name), item
+            yield prefix + _dotted(item.name.removesuffix(SUFFIX)), item
+
+
+def _dotted(name: str) -> str:
+    return "." + name.removeprefix("dot-") if name.startswith("dot-") else name
 
 
 def _values(title: str) -> dict[str, str]:
@@ -83,6 +90,7 @@ def _values(title: str) -> dict[str, str]:
         # JSON's string escapes are TOML's: a quote or a backslash in the title stays text.
         "title_toml": json.dumps(clean, ensure_ascii=False),
         "requirement": requirement(),
+        "dist": DIST,
         "version": __version__,
         "generated": "\n".join(registry.git_ignores()),  # .gitignore: every kind of generated file
     }
@@ -120,13 +128,13 @@ def requirement() -> str:
     it). From an index: the version.
     """
     try:
-        dist = metadata.distribution("readinglist")
+        dist = metadata.distribution(DIST)
     except metadata.PackageNotFoundError:
-        return f"readinglist=={__version__}"
+        return f"{DIST}=={__version__}"
     direct = json.loads(dist.read_text("direct_url.json") or "{}")
     url, vcs = direct.get("url"), direct.get("vcs_info")
     if isinstance(url, str) and isinstance(vcs, dict):
-        return f"readinglist @ {vcs.get('vcs', 'git')}+{url}@{vcs.get('commit_id', '')}".rstrip("@")
+        return f"{DIST} @ {vcs.get('vcs', 'git')}+{url}@{vcs.get('commit_id', '')}".rstrip("@")
     if isinstance(url, str):
-        return f"readinglist @ {url}"
-    return f"readinglist=={dist.version}"
+        return f"{DIST} @ {url}"
+    return f"{DIST}=={dist.version}"
