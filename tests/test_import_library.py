@@ -73,9 +73,11 @@ def test_a_bibtex_file_is_imported_and_each_skip_listed(tmp_path: Path, capsys: 
     root = _project(tmp_path)
     assert main(["--root", str(root), "import", str(root / "mine.bib")]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "3 added, 0 merged, 0 unchanged, 1 skipped (refs.bib updated)"
-    assert "  skipped mine.bib:10: typo2020: unknown entry type @artcle" in lines
+    assert lines[0] == "4 added, 0 merged, 0 unchanged, 0 skipped, 1 warning (refs.bib updated)"
+    # As BibTeX does, an unknown type is read as @misc with a warning: a typo loses no entry.
+    assert "  warning mine.bib:10: typo2020: unknown entry type @artcle: imported as @misc" in lines
     works = _works(root / "refs.bib")
+    assert works["typo2020"].entry_type == "misc" and ("entrysubtype", "artcle") in works["typo2020"].extra
     pipes = works["Smith2021Pipes"]
     assert (pipes.entry_type, pipes.doi, pipes.keywords, pipes.categories) == (
         "article", "10.1000/PIPES.1", ("pipelines",), ("cs.DC",),
@@ -89,8 +91,8 @@ def test_strict_exits_1_and_writes_nothing(tmp_path: Path, capsys: pytest.Captur
     root = _project(tmp_path)
     assert main(["--root", str(root), "import", "--strict", str(root / "mine.bib")]) == 1
     out = capsys.readouterr().out
-    assert "--strict: 1 skipped, nothing written" in out.splitlines()[0]
-    assert "skipped mine.bib:10: typo2020" in out
+    assert "--strict: 0 skipped, 1 warning, nothing written" in out.splitlines()[0]
+    assert "warning mine.bib:10: typo2020" in out
     assert not (root / "refs.bib").exists()
 
 

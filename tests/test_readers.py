@@ -33,17 +33,21 @@ EXPECTED: dict[str, tuple[int, list[tuple[int, str, str]]]] = {
     "arxiv.bib": (2, []),
     "zotero.json": (4, []),
     "citeproc.json": (3, [(35, "notitle", "no title"), (41, "", "not a CSL-JSON item")]),
-    "broken-undefined-string.bib": (2, [(10, "bad1", "undefined @string macro 'jcp'")]),
+    # Warnings (``Warned``) are listed with the skips: the entry is read all the same, as BibTeX does.
+    "broken-undefined-string.bib": (3, [(13, "bad1", "undefined @string macro 'jcp' in field 'journal' (kept")]),
     "broken-duplicate-key.bib": (
-        2,
-        [(13, "Same2020", "duplicate key (the entry at line 1 is kept)"), (19, "repeated2021", "given twice")],
+        4,
+        [
+            (13, "Same2020", "another paper (the entry at line 1): imported as 'Same2020b'"),
+            (19, "repeated2021", "given twice: the first is kept"),
+        ],
     ),
     "broken-unclosed.bib": (
         3,
         [(7, "open1", "never closed"), (19, "open2", "never closed"), (30, "truncated", "never closed")],
     ),
     "biblatex-names.bib": (3, [(20, "badname2021", "cannot read the name"), (26, "badextended2021", "nickname")]),
-    "biblatex-types.bib": (13, [(103, "unknown2020", "unknown entry type @foo")]),
+    "biblatex-types.bib": (14, [(103, "unknown2020", "unknown entry type @foo: imported as @misc")]),
     "latex-title.bib": (1, []),
     "biblatex-crossref.bib": (6, []),
 }
@@ -123,7 +127,9 @@ def test_every_biblatex_type_is_read_and_aliases_are_normalized() -> None:
         "wiki2021sgd": "inreference", "paszke2019pytorch": "software", "paszke2019pytorch13": "software",
         "chen2018report": "report", "ortiz2021thesis": "thesis", "journal2019": "article",
         "conf2018": "inproceedings", "web2017": "online", "web2016": "online", "feurer2019hpo": "incollection",
+        "unknown2020": "misc",
     }  # fmt: skip
+    assert dict(_by_key("biblatex-types.bib")["unknown2020"].fields)["entrysubtype"] == "foo"
 
 
 def test_crossref_fills_the_paper_from_its_proceedings() -> None:

@@ -19,6 +19,7 @@ from types import FrameType
 from .config import Config, load_config
 from .errors import Code, ReadingListError
 from .oserrors import os_error
+from .store.report import SHOWN, ImportReport
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -81,7 +82,17 @@ def _import_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     imp.add_argument("--store", type=Path, help="the store to merge into (default: refs.bib)")
     imp.add_argument("--bib", type=Path, help="deprecated name of --store")
     imp.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
-    imp.add_argument("--strict", action="store_true", help="exit 1 and write nothing if any entry is skipped")
+    imp.add_argument(
+        "--strict", action="store_true", help="exit 1 and write nothing if any entry is skipped or warned about"
+    )
+    imp.add_argument(
+        "--report",
+        nargs="?",
+        const="-",
+        type=str,
+        metavar="FILE",
+        help="list every skipped entry, warning and merge: on the terminal, or in FILE as JSON lines",
+    )
 
 
 def _import(args: argparse.Namespace, config: Config) -> int:
@@ -96,13 +107,25 @@ def _import(args: argparse.Namespace, config: Config) -> int:
     bib = args.store or args.bib or config.bib_path
     rules = load_rules(config.identity_path)
     report = importer.run(sources, bib, config.root, rules, dry_run=args.dry_run, strict=args.strict)
-    print(report)
+    _print_report(report, args.report)
     if report.added and not report.dry_run and not report.failed:
         from .site.topicdraft import hint
 
         if said := hint(config):
             print(said)
     return 1 if report.failed else 0
+
+
+def _print_report(report: ImportReport, to: str | None) -> None:
+    """The summary (at most 50 lines of each kind), or with ``--report`` all of it; ``--report FILE``
+    also writes every line as JSON."""
+    if to is None or to == "-":
+        print("\n".join(report.lines(None if to == "-" else SHOWN)))
+        return
+    from .store.reportfile import write_report
+
+    path = write_report(Path(to), report)
+    print(f"{report}\nthe full report (JSON lines): {path}")
 
 
 def _generate(args: argparse.Namespace, config: Config) -> int:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from pybtex.database.input.bibtex import LowLevelParser, SkipEntry
+from pybtex.database.input.bibtex import LowLevelParser, SkipEntry, UndefinedMacro
 from pybtex.scanner import PybtexSyntaxError
 from pybtex.utils import CaseInsensitiveDict
 
@@ -40,6 +40,7 @@ class Problem:
     line: int
     key: str
     reason: str
+    warning: bool = False  # the entry is read all the same (an undefined macro, as BibTeX does)
 
 
 class Scanner(BoundedValues, LowLevelParser):  # type: ignore[misc]
@@ -113,6 +114,24 @@ class Scanner(BoundedValues, LowLevelParser):  # type: ignore[misc]
             self.current_entry_key = self.required([pattern]).value
         self.parse_entry_fields()
 
+    def substitute_macro(self, name: str) -> str:
+        """An undefined macro is a warning, as in BibTeX, and the field holds its name as text.
+
+        The name, not BibTeX's empty value, so the page shows what to fix (``IEEE_J_PROC``).
+        """
+        try:
+            return super().substitute_macro(name)
+        except UndefinedMacro:
+            command = _COMMAND.match(self.text, self.command_start)
+            if command and command.group(1).lower() != "preamble":  # a preamble is no entry
+                key = self.current_entry_key or ""
+                if command.group(1).lower() == "string":
+                    key = f"@string {self.current_field_name or ''}".strip()
+                where = f"in field {self.current_field_name!r} " if self.current_field_name else ""
+                kept = f"(kept as the text {name!r}; define it or brace the value)"
+                self.problems.append(Problem(self.lineno, key, f"undefined @string macro {name!r} {where}{kept}", True))
+            return macro_text(name)
+
     def _set_aside(self, error: PybtexSyntaxError) -> None:
         match = _COMMAND.match(self.text, self.command_start)
         assert match is not None  # parse_command reads only what _COMMAND matched
@@ -150,3 +169,11 @@ class Scanner(BoundedValues, LowLevelParser):  # type: ignore[misc]
             self._line_of = self._line_of or line_counter(self.text)
             self.lineno = self._line_of(pos)
         self.pos = pos
+
+
+_LATEX_SPECIALS = {"_": r"\_", "&": r"\&", "$": r"\$", "^": r"\^{}", "~": r"\~{}", "\\": r"\textbackslash{}"}
+
+
+def macro_text(name: str) -> str:
+    """An undefined macro's name as LaTeX text (``IEEE_J_PROC`` -> ``IEEE\\_J\\_PROC``)."""
+    return "".join(_LATEX_SPECIALS.get(ch, ch) for ch in name)

@@ -8,14 +8,18 @@ macros (the month macros too) and ``crossref``/``xdata`` inheritance are expande
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from pybtex.bibtex.utils import split_name_list
 
 from .. import arxiv_categories
 from ..model import RawRecord, ReadResult, Skip, SourceRef
+from ..years import EARLIEST, latest, plausible_year
 from . import biblatex
+from .bibkeys import Keys
 from .bibscan import RawEntry, Scanner
+from .exporters import EXPORTER_TYPES, NOT_WORKS, UNKNOWN_AS
 from .fields import (
     BIBLIOGRAPHIC,
     arxiv_eprint,
@@ -24,6 +28,7 @@ from .fields import (
     to_bibtex,
 )
 from .text import read_text
+from .warned import Warned
 
 KIND = "bibtex"
 MAX_INHERITANCE = 8  # crossref/xdata levels followed (biblatex needs two; a hostile chain must not recurse deep)
@@ -46,40 +51,67 @@ def read(path: Path, label: str) -> ReadResult:
 def read_string(text: str, label: str) -> ReadResult:
     scanner = Scanner(text)
     entries = list(scanner.entries())
-    skips = [Skip(label, p.line, p.key, p.reason) for p in scanner.problems]
+    skips = [(Warned if p.warning else Skip)(label, p.line, p.key, p.reason) for p in scanner.problems]
     entries, more = _checked(entries, label)
     skips += more
     records = []
     for entry, fields in _resolved(entries):
         try:
-            records.append(_record(entry, fields, label))
+            record = _record(entry, fields, label)
         except ValueError as exc:
             skips.append(Skip(label, entry.line, entry.key, str(exc)))
+            continue
+        records.append(record)
+        skips += _year_warning(record, fields)
     skips.sort(key=lambda s: s.line)
     return ReadResult(tuple(records), tuple(skips))
 
 
+def standard_type(written: str) -> str:
+    """The BibTeX/BibLaTeX type an entry type is read as: its alias's, its exporter's, else ``misc``."""
+    lower = written.lower()
+    return biblatex.ENTRY_TYPES.get(lower) or EXPORTER_TYPES.get(lower) or UNKNOWN_AS
+
+
 def _checked(entries: list[RawEntry], label: str) -> tuple[list[RawEntry], list[Skip]]:
-    """Entries of a known type, the first of each key, and without a repeated field."""
+    """Entries of every type but style settings, each under a key of its own, each field once.
+
+    As BibTeX does, an unknown type is read as ``@misc`` and a repeated field keeps its first
+    value, each with a warning; a key another entry of the file has is renamed.
+    """
     kept: list[RawEntry] = []
     skips: list[Skip] = []
-    first: dict[str, int] = {}
+    keys = Keys(entries)
     for entry in entries:
         entry_type = entry.type.lower()
-        names = [name.lower() for name, _ in entry.fields]
-        repeated = next((n for i, n in enumerate(names) if n in names[:i]), None)
-        if entry_type not in biblatex.ENTRY_TYPES and entry_type not in biblatex.DATA_ONLY:
-            skips.append(Skip(label, entry.line, entry.key, f"unknown entry type @{entry.type}"))
-        elif repeated:
-            skips.append(Skip(label, entry.line, entry.key, f"the field {repeated!r} is given twice"))
-        elif entry.key and entry.key.lower() in first:
-            line = first[entry.key.lower()]
-            skips.append(Skip(label, entry.line, entry.key, f"duplicate key (the entry at line {line} is kept)"))
-        else:
-            if entry.key:
-                first[entry.key.lower()] = entry.line
-            kept.append(entry)
+        if entry_type in NOT_WORKS:
+            continue
+        if not _known(entry_type):
+            why = f"unknown entry type @{entry.type}: imported as @{UNKNOWN_AS}"
+            skips.append(Warned(label, entry.line, entry.key, why))
+        entry, more = _first_fields(entry, label)
+        renamed, why = keys.own(entry)
+        skips += more + ([Warned(label, entry.line, entry.key, why)] if why else [])
+        kept.append(replace(entry, key=renamed))
     return kept, skips
+
+
+def _known(entry_type: str) -> bool:
+    return entry_type in biblatex.ENTRY_TYPES or entry_type in EXPORTER_TYPES or entry_type in biblatex.DATA_ONLY
+
+
+def _first_fields(entry: RawEntry, label: str) -> tuple[RawEntry, list[Skip]]:
+    """``entry`` with each field once: the first value, as BibTeX keeps it, and a warning per repeat."""
+    seen: dict[str, str] = {}
+    for name, value in entry.fields:
+        seen.setdefault(name.lower(), value)
+    if len(seen) == len(entry.fields):
+        return entry, []
+    names = [name.lower() for name, _ in entry.fields]
+    repeated = dict.fromkeys(n for i, n in enumerate(names) if n in names[:i])
+    why = "the field {!r} is given twice: the first is kept"
+    warnings: list[Skip] = [Warned(label, entry.line, entry.key, why.format(n)) for n in repeated]
+    return replace(entry, fields=list(seen.items())), warnings
 
 
 def _resolved(entries: list[RawEntry]) -> list[tuple[RawEntry, dict[str, str]]]:
@@ -88,14 +120,21 @@ def _resolved(entries: list[RawEntry]) -> list[tuple[RawEntry, dict[str, str]]]:
     targets = {fields["crossref"].strip().lower() for _, fields in own.values() if "crossref" in fields}
     out = []
     for entry in entries:
-        entry_type = biblatex.ENTRY_TYPES.get(entry.type.lower(), entry.type.lower())
-        if entry.type.lower() in biblatex.DATA_ONLY:
-            continue
-        if entry_type in biblatex.CONTAINERS and entry.key.lower() in targets:
-            continue  # a @proceedings only cited by its papers' crossref is their venue, not a paper
+        entry_type = standard_type(entry.type)
         fields = own[entry.key.lower()][1] if entry.key else {n.lower(): v for n, v in entry.fields}
+        if entry.type.lower() in biblatex.DATA_ONLY or _header(entry, entry_type, fields, targets):
+            continue
         out.append((entry, _inherited(fields, entry_type, own, set())))
     return out
+
+
+def _header(entry: RawEntry, entry_type: str, fields: dict[str, str], targets: set[str]) -> bool:
+    """A proceedings (or collection) that its papers' crossref names, or a proceedings without a
+    title (PMLR's ``@Proceedings{CoRL-2019, booktitle = ...}``): the papers' venue, not a paper."""
+    if entry_type in biblatex.CONTAINERS and not fields.get("title", "").strip():
+        return True
+    targeted = entry.key.lower() in targets
+    return targeted and (entry_type in biblatex.CONTAINERS or not fields.get("title", "").strip())
 
 
 def _inherited(
@@ -114,8 +153,10 @@ def _inherited(
 
 
 def _record(entry: RawEntry, raw: dict[str, str], label: str) -> RawRecord:
-    entry_type = biblatex.ENTRY_TYPES.get(entry.type.lower(), entry.type.lower())
+    entry_type = standard_type(entry.type)
     fields = to_bibtex({n: fold_spaces(v) for n, v in raw.items()}, entry_type)
+    if entry_type != entry.type.lower() and entry.type.lower() not in biblatex.ENTRY_TYPES:
+        fields.setdefault("entrysubtype", entry.type.lower())  # Mendeley's @web_page stays visible
     title = fields.get("title", "")
     authors, et_al = names(fields.get("author", ""))
     if not title:
@@ -193,13 +234,26 @@ def _eprint(fields: dict[str, str]) -> str:
 
 
 def _year(value: str) -> int | None:
-    match = re.fullmatch(r"\s*([0-9]{4})\s*", value)
-    return int(match.group(1)) if match else None
+    return plausible_year(value)
+
+
+def _digits(value: str) -> bool:
+    """A year of ASCII digits: a number, plausible or not (text such as "2021a" is kept as written)."""
+    return bool(re.fullmatch(r"\s*[0-9]+\s*", value))
+
+
+def _year_warning(record: RawRecord, fields: dict[str, str]) -> list[Skip]:
+    """A year that is a number but not a plausible one (Mendeley's ``year = {6}``): unknown, and said."""
+    value = to_bibtex(fields, record.entry_type).get("year", "")
+    if record.year is not None or not _digits(value):
+        return []
+    why = f"the year {value.strip()[:12]!r} is not between {EARLIEST} and {latest()}: read as unknown"
+    return [Warned(record.source.file, record.source.line, record.key, why)]
 
 
 def _kept(fields: dict[str, str]) -> tuple[tuple[str, str], ...]:
     kept = [(name, value) for name, value in fields.items() if name in BIBLIOGRAPHIC and value]
-    kept = [(name, value) for name, value in kept if name != "year" or _year(value) is None]
+    kept = [(name, value) for name, value in kept if name != "year" or not _digits(value)]
     if fields.get("editor"):
         editors, et_al = names(fields["editor"])
         kept = [(n, " and ".join(editors + (("others",) if et_al else ())) if n == "editor" else v) for n, v in kept]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +17,11 @@ from .. import arxiv_categories
 from ..bibsyntax import line_counter
 from ..errors import Code, ReadingListError
 from ..model import RawRecord, ReadResult, Skip, SourceRef
+from ..years import EARLIEST, latest, plausible_year
 from . import cslmap
 from .fields import arxiv_eprint, normalize_doi, split_keywords
 from .text import read_text
+from .warned import Warned
 
 KIND = "csl-json"
 _START = re.compile(r'\s*(?:\[\s*[{\]]|\{\s*")')
@@ -64,10 +66,21 @@ def read_string(text: str, label: str) -> ReadResult:
         line = line_of(offset)
         key = _key(item)
         try:
-            records.append(_record(item, line, label))
+            record = _record(item, line, label)
         except (ValueError, TypeError) as exc:
             skips.append(Skip(label, line, key, str(exc)))
+            continue
+        records.append(_plausible(record, skips))
     return ReadResult(tuple(records), tuple(skips))
+
+
+def _plausible(record: RawRecord, skips: list[Skip]) -> RawRecord:
+    """``record`` with a year outside 1400..next year unknown, and a warning saying so."""
+    if record.year is None or plausible_year(record.year) is not None:
+        return record
+    why = f"the year {record.year} is not between {EARLIEST} and {latest()}: read as unknown"
+    skips.append(Warned(record.source.file, record.source.line, record.key, why))
+    return replace(record, year=None)
 
 
 def _items(text: str, label: str) -> Iterator[tuple[int, Any]]:

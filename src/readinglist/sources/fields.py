@@ -59,7 +59,7 @@ THESIS_RULE = FieldRule("institution", "school")
 BIBLIOGRAPHIC = frozenset(
     "address annote booktitle bookauthor chapter edition editor howpublished institution isbn issn journal "
     "language maintitle month note number organization pages pagetotal publisher school series subtitle "
-    "titleaddon type urldate version volume year eid issue addendum pubstate translator".split()
+    "titleaddon type urldate version volume year eid issue addendum pubstate translator entrysubtype".split()
 )
 
 

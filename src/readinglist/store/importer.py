@@ -20,10 +20,10 @@ from pybtex.database import Entry, Person
 from .. import lock
 from ..errors import Code, ReadingListError
 from ..model import RawRecord, ReadResult, Skip, SourceRef, Work
-from ..sources import read_source
+from ..sources import read_source, warned
 from ..sources.bounds import bounded
 from ..writer import remove_temp_files, write_bytes_if_changed, write_if_changed
-from . import access, bibfile, busy, fields, storefile
+from . import access, bibfile, busy, fields, provenance, storefile
 from .identity import Matcher, Rules
 from .records import abstract_of, choose_key, to_work, with_related
 from .report import ImportReport
@@ -56,7 +56,16 @@ def run(
         results = [_read(path, _label(path, root)) for path in paths]
         records = [r for result in results for r in result.records]
         skipped = tuple(s for result in results for s in result.skipped)
-        return run_records(records, bib_path, rules, dry_run=dry_run, strict=strict, skipped=skipped)
+        unreadable = tuple(label for path, result in zip(paths, results, strict=True) if _nothing_read(result)
+                           for label in [_label(path, root)])  # fmt: skip
+        return run_records(
+            records, bib_path, rules, dry_run=dry_run, strict=strict, skipped=skipped, root=root, unreadable=unreadable
+        )
+
+
+def _nothing_read(result: ReadResult) -> bool:
+    """A file that had entries, none of which could be imported: the import fails (exit 1)."""
+    return not result.records and bool(warned.split(result.skipped)[0])
 
 
 def run_records(
@@ -67,12 +76,23 @@ def run_records(
     dry_run: bool = False,
     strict: bool = False,
     skipped: tuple[Skip, ...] = (),
+    root: Path | None = None,
+    unreadable: tuple[str, ...] = (),
 ) -> ImportReport:
-    """Merge records already read (``readinglist add`` fetches them) into refs.bib, as ``run`` does."""
+    """Merge records already read (``readinglist add`` fetches them) into refs.bib, as ``run`` does.
+
+    ``root`` is the project folder (default: the store's): stored provenance outside it is cleaned
+    to the file name. ``unreadable`` names sources none of whose entries could be read: nothing is written.
+    """
     # The one input policy for every way in: a fetched record past the bounds is skipped as a read one is.
     checked = bounded(ReadResult(tuple(records), ()))
-    records, skipped = checked.records, skipped + checked.skipped
-    options = _Options(rules or Rules(), dry_run or (strict and bool(skipped)), skipped, dry_run, strict)
+    records = checked.records
+    skipped, warnings = warned.split(skipped + checked.skipped)
+    fails = bool(unreadable) or (strict and bool(skipped or warnings))
+    options = _Options(
+        rules or Rules(), dry_run or fails, skipped, dry_run, strict, warnings, unreadable,
+        (root or bib_path.parent).resolve(),
+    )  # fmt: skip
     if options.write:
         bib_path.parent.mkdir(parents=True, exist_ok=True)
     return _locked(list(records), bib_path, options)
@@ -97,6 +117,9 @@ class _Options:
     skipped: tuple[Skip, ...]
     dry_run: bool
     strict: bool
+    warnings: tuple[Skip, ...] = ()
+    unreadable: tuple[str, ...] = ()
+    root: Path = Path()
 
     @property
     def write(self) -> bool:
@@ -150,7 +173,7 @@ def _merge_opened(
     matcher = Matcher(options.rules)
     matcher.expect([*(work.abstract for work in stored.values()), *map(abstract_of, records)])
     for work in stored.values():
-        matcher.add(work)
+        matcher.add(provenance.private_free(work, options.root))  # an absolute path stored before is cleaned
     outcome = _merge_all(records, matcher)
     text, notes, additions = _render(store, stored, matcher, outcome)
     written = text != store.text or not store.path.exists()
@@ -160,7 +183,7 @@ def _merge_opened(
     return ImportReport(
         counts["added"], counts["merged"], counts["unchanged"], written, tuple(outcome.merges),
         options.skipped, tuple(outcome.notes + notes), tuple(additions), bib_path.name,
-        options.dry_run, options.strict,
+        options.dry_run, options.strict, options.warnings, options.unreadable,
     )  # fmt: skip
 
 
@@ -389,10 +412,9 @@ def _with_keys(works: list[Work], existing: set[str], outcome: _Outcome) -> tupl
 
 
 def _label(path: Path, root: Path) -> str:
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return str(path)
+    """How provenance names a source: relative to the project, else its file name only (a path
+    outside the project names the user's folders, and records.json is published)."""
+    return provenance.source_label(path, root)
 
 
 def merge(base: Work, new: Work) -> Work:

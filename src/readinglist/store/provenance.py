@@ -2,13 +2,18 @@
 
 ``file:line {kind} (owner) [why]`` for each source, joined by ``;``. The kind is left out for
 author profiles, so every value written before kinds existed reads the same and stays byte for byte.
+
+The file is named relative to the project, or by its name alone when it lies outside: an absolute
+path names the user's folders (``/home/ann/...``), and provenance is published in records.json.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+from pathlib import Path, PurePosixPath, PureWindowsPath
 
-from ..model import SOURCE_KINDS, SourceRef
+from ..model import SOURCE_KINDS, SourceRef, Work
 
 _PROVENANCE = re.compile(
     r"^(?P<file>.+?):(?P<line>\d+)(?:\s+\{(?P<kind>[a-z-]+)\})?(?:\s+\((?P<owner>[^)]*)\))?"
@@ -33,3 +38,31 @@ def parse_provenance(value: str) -> tuple[SourceRef, ...]:
             kind = match["kind"] if match["kind"] in SOURCE_KINDS else "profile"
             refs.append(SourceRef(match["file"], int(match["line"]), match["owner"] or "", match["why"] or "", kind))
     return tuple(refs)
+
+
+def source_label(path: Path, root: Path) -> str:
+    """``path`` relative to ``root`` when inside it, else its file name only."""
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return path.name
+
+
+def private_free(work: Work, root: Path) -> Work:
+    """``work`` with every source path that is absolute (or climbs out with ``..``) made private-free,
+    as ``source_label`` would have named it; the same ``work`` when there is none."""
+    sources = tuple(replace(s, file=_stored_label(s.file, root)) for s in work.sources)
+    return work if sources == work.sources else replace(work, sources=sources)
+
+
+def _stored_label(file: str, root: Path) -> str:
+    windows = PureWindowsPath(file)
+    if windows.drive or file.startswith("\\\\"):  # C:\Users\ann\lib.bib, \\server\share\lib.bib
+        return windows.name
+    posix = PurePosixPath(file)
+    if posix.is_absolute():
+        try:
+            return posix.relative_to(PurePosixPath(root.as_posix())).as_posix()
+        except ValueError:
+            return posix.name
+    return posix.name if file.startswith("~") or ".." in posix.parts else file

@@ -1,0 +1,35 @@
+"""``readinglist import --report FILE``: the whole report as JSON lines, in a file the tool owns.
+
+The file is written atomically, and only over a file that is missing or is an earlier report
+(its first line says so): a file a person wrote is never overwritten.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..errors import Code, ReadingListError
+from ..writer import write_if_changed
+from .report import REPORT_HEADER, ImportReport
+
+
+def write_report(path: Path, report: ImportReport) -> Path:
+    """Write ``report`` to ``path``; the path written. Refused (one line) over a file not a report."""
+    if path.exists() and not _is_report(path):
+        raise ReadingListError(
+            "is not an import report of readinglist; choose a new file for --report (nothing written there)",
+            path,
+            code=Code.NOT_OWNED,
+        )
+    write_if_changed(path, report.json_lines(), durable=False)
+    return path
+
+
+def _is_report(path: Path) -> bool:
+    try:
+        with path.open("rb") as file:
+            first = json.loads(file.readline(4096))
+    except (OSError, ValueError):
+        return False
+    return isinstance(first, dict) and first.get("report") == REPORT_HEADER
