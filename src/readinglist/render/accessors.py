@@ -8,7 +8,8 @@ feeds, charts, downloads and records.json read such fields here, and nowhere els
   citation prints :func:`year_text` (also "2020a" or "forthcoming" as written, never "6");
 - **links** are :func:`safe_links` (only plainly safe addresses, from ``Work`` or its extras);
 - a **source file** is :func:`public_file` (a path inside the project, else its name: no
-  ``/home/<user>/…`` is ever published).
+  ``/home/<user>/…`` is ever published), and a reference manager's ``file`` or ``owner`` field
+  is never published (:func:`is_private_field`).
 
 Names go through ``enrich.credit`` (``page_authors``, ``work_credit``) and text through
 ``escape`` (``clean``, ``md_text``) and ``latex.to_text``. Every renderer is given an ``Inputs``
@@ -31,6 +32,16 @@ _DOI_PREFIX = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)", re.I)
 # A path that says where on someone's machine a file is: absolute, home-relative, a Windows
 # drive or share, or one that climbs out of the project.
 _PRIVATE_PATH = re.compile(r"^(?:[/\\~]|[A-Za-z]:)|(?:^|[/\\])\.\.(?:[/\\]|$)")
+
+
+# Reference managers' bookkeeping that a hand-written refs.bib may still hold: a PDF's place on the
+# user's disk (JabRef and Mendeley ``file``, BibDesk ``bdsk-file-1``, ``local-url``) and the user
+# name (JabRef ``owner``). Never part of a citation, never published (the store drops them on import).
+_PRIVATE_FIELD = re.compile(r"file|owner|local-url|mendeley-groups|bdsk-file-\d+")
+
+
+def is_private_field(name: str) -> bool:
+    return _PRIVATE_FIELD.fullmatch(name.strip().lower()) is not None
 
 
 def extra_of(work: Work, name: str) -> str:

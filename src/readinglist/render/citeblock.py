@@ -13,12 +13,13 @@ from ..latex import dump_to_latex, protect_title, to_text
 from ..store.bibfile import PRIVATE_FIELDS, lowered_fields
 from ..store.names import display_name, is_others
 from ..store.provenance import parse_provenance
-from .accessors import year_text
+from .accessors import is_private_field, year_text
 
 
 def public_entry(entry: Entry) -> Entry:
-    """The entry as a reader copies it: without the tool's bookkeeping fields or the abstract."""
-    fields = {k: v for k, v in entry.fields.items() if k.lower() not in PRIVATE_FIELDS}
+    """The entry as a reader copies it: without the tool's bookkeeping fields, a reference manager's
+    (``file`` paths on the user's disk, ``owner``) or the abstract."""
+    fields = {k: v for k, v in entry.fields.items() if k.lower() not in PRIVATE_FIELDS and not is_private_field(k)}
     for name in [k for k in fields if k.lower() == "title"]:
         # Plain text, re-escaped: no markup of the record's reaches the page, and it still compiles.
         fields[name] = protect_title(dump_to_latex(to_text(fields[name])))
