@@ -49,6 +49,16 @@ EXPECTED: dict[str, tuple[int, list[tuple[int, str, str]]]] = {
     "biblatex-names.bib": (3, [(20, "badname2021", "cannot read the name"), (26, "badextended2021", "nickname")]),
     "biblatex-types.bib": (14, [(103, "unknown2020", "unknown entry type @foo: imported as @misc")]),
     "latex-title.bib": (1, []),
+    "mendeley-types.bib": (
+        10,
+        [
+            (31, "Scales2015", "another paper (the entry at line 22): imported as 'Scales2015b'"),
+            (71, "Doe6", "the year '6' is not between 1400 and"),
+        ],
+    ),
+    "pmlr-proceedings.bib": (2, []),  # the title-less @Proceedings header is the papers' venue, no skip
+    "pmlr-header-only.bib": (1, []),
+    "ieee-macros.bib": (2, [(14, "undefined2020", "undefined @string macro 'IEEE_J_PROC' in field 'booktitle'")]),
     "biblatex-crossref.bib": (6, []),
 }
 

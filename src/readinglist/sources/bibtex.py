@@ -118,14 +118,29 @@ def _resolved(entries: list[RawEntry]) -> list[tuple[RawEntry, dict[str, str]]]:
     """Each paper entry with its xdata and crossref fields filled in; containers and data entries left out."""
     own = {e.key.lower(): (e, {n.lower(): v for n, v in e.fields}) for e in entries if e.key}
     targets = {fields["crossref"].strip().lower() for _, fields in own.values() if "crossref" in fields}
+    implicit = _file_header(own)
     out = []
     for entry in entries:
         entry_type = standard_type(entry.type)
         fields = own[entry.key.lower()][1] if entry.key else {n.lower(): v for n, v in entry.fields}
         if entry.type.lower() in biblatex.DATA_ONLY or _header(entry, entry_type, fields, targets):
             continue
+        if implicit and entry_type == "inproceedings" and not {"crossref", "booktitle"} & fields.keys():
+            fields = {**fields, "crossref": implicit}
         out.append((entry, _inherited(fields, entry_type, own, set())))
     return out
+
+
+def _file_header(own: dict[str, tuple[RawEntry, dict[str, str]]]) -> str:
+    """The key of a file's one title-less ``@Proceedings`` header, else empty.
+
+    PMLR's volume files (``@Proceedings{CoRL-2019, booktitle = ..., year = ...}`` and then
+    ``@InProceedings`` papers with no booktitle, year or crossref) leave the header to apply to
+    every paper: a paper with neither booktitle nor crossref takes it as its crossref.
+    """
+    headers = [key for key, (entry, fields) in own.items()
+               if standard_type(entry.type) in biblatex.CONTAINERS and not fields.get("title", "").strip()]  # fmt: skip
+    return headers[0] if len(headers) == 1 else ""
 
 
 def _header(entry: RawEntry, entry_type: str, fields: dict[str, str], targets: set[str]) -> bool:

@@ -15,6 +15,7 @@ from typing import Any
 from .. import arxiv_categories
 from ..model import Work
 from ..sources.fields import arxiv_eprint, date_year, split_keywords
+from ..years import plausible_year
 from .provenance import format_provenance, parse_provenance
 
 Fields = Mapping[str, str]  # an entry's fields, lower-case names
@@ -70,13 +71,13 @@ def _merge_title(base: Work, new: Work) -> dict[str, Any]:
 
 
 def read_year(value: str) -> int | None:
-    """A year of ASCII digits; anything else ("forthcoming", "²⁰²⁰", "n.d.") is an unknown year.
+    """A plausible year of ASCII digits (``years.plausible_year``: 1400 to next year); anything
+    else ("forthcoming", "²⁰²⁰", "n.d.", Mendeley's "6") is an unknown year, kept as written.
 
     ``str.isdigit`` also accepts superscripts, which ``int`` refuses; a 5,000-digit number is
     refused by ``int`` too.
     """
-    match = re.fullmatch(r"\s*([0-9]{1,4})\s*", value)
-    return int(match.group(1)) if match else None
+    return plausible_year(value)
 
 
 def _merge_year(base: Work, new: Work) -> dict[str, Any]:

@@ -18,7 +18,8 @@ def write_report(path: Path, report: ImportReport) -> Path:
     """Write ``report`` to ``path``; the path written. Refused (one line) over a file not a report."""
     if path.exists() and not _is_report(path):
         raise ReadingListError(
-            "is not an import report of readinglist; choose a new file for --report (nothing written there)",
+            "is not an import report of readinglist: nothing written there; give --report a new file, "
+            "or put a bare --report after the sources to list everything on the terminal",
             path,
             code=Code.NOT_OWNED,
         )
