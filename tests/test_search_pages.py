@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 from readinglist.site.search import CUTS
 from readinglist.site.searchpages import BODY, END, copy, cut_down
 
+ABSTRACT = '<section id="abstract"><h2>Abstract</h2><p>{}</p></section>'
+
 
 def _page(inside: str, *, paper: bool = True, after: str = "") -> str:
     marks = " data-readinglist-paper" if paper else ""
@@ -31,7 +33,7 @@ def _page(inside: str, *, paper: bool = True, after: str = "") -> str:
 
 
 def test_a_copy_keeps_the_language_the_title_and_the_body_and_nothing_of_the_theme() -> None:
-    lean = cut_down(_page("<p>Abstract words</p>"), CUTS)
+    lean = cut_down(_page(ABSTRACT.format("Abstract words")), CUTS)
     assert lean is not None
     assert '<html class="no-js" lang="fr" data-content_root="../">' in lean  # Pagefind's language
     assert "<title>A title</title>" in lean and "Abstract words" in lean and 'value="2020"' in lean
@@ -49,7 +51,7 @@ def test_a_paper_keeps_its_left_out_sections_as_empty_elements_and_its_other_sec
     # Emptied, not removed: Pagefind records the ids of excluded elements as anchors.
     assert '<section id="related-papers"></section>' in lean and '<section id="cite"></section>' in lean
     assert "Other title" not in lean and "@article" not in lean
-    assert "My own words" in lean and '<section id="notes">' in lean
+    assert "My own words" in lean and '<section id="notes" data-pagefind-weight="2">' in lean
 
 
 def test_a_section_named_like_a_left_out_one_is_kept_below_the_papers_sections_and_on_other_pages() -> None:
@@ -98,11 +100,53 @@ def test_record_text_can_neither_end_a_copy_nor_hide_from_it(shown: str, left_ou
     """Record text reaches the HTML escaped (Sphinx escapes every text node): whatever it says,
     for instance the END marker, a section or a card, it stays in the copy where it is indexed,
     and the text of a left-out section stays out."""
-    sections = f'<p>{html.escape(shown)}</p><section id="cite"><p>LEFTOUT{html.escape(left_out)}</p></section>'
+    cite = f'<section id="cite"><p>LEFTOUT{html.escape(left_out)}</p></section>'
+    sections = ABSTRACT.format(html.escape(shown)) + cite
     lean = cut_down(_page(sections, after=f"<p>{html.escape(shown)}</p>"), CUTS)
     assert lean is not None
     assert f"<p>{html.escape(shown)}</p>" in lean and "LEFTOUT" not in lean
     assert lean.count("<p>") == 1  # the text after END is not in the copy
+
+
+# The lines under a paper's title as render/templates/paper.md.j2 writes them (Sphinx's HTML).
+HEAD = (
+    "<p><em>Working title, inferred from the abstract: the source gives none.</em></p>"
+    '<p><span class="sd-sphinx-override sd-badge sd-outline-secondary">astro-ph.CO</span> Cosmology and Nongalactic'
+    " Astrophysics (inferred: the source gives no category)</p>"
+    '<p><span class="sd-badge">Read</span> · <strong>Tags:</strong> <a href="../tags/x.html">{tag}</a></p>'
+    '<p><strong>Authors:</strong> <a href="../authors/l.html#wei-lin">{author}</a></p>'
+    "<p><strong>Year:</strong> 2020 · <strong>Venue:</strong> {venue}</p>"
+    '<p><strong>Links:</strong> <a href="https://doi.org/10.1/x">DOI</a></p>'
+    "<p><strong>Source:</strong> author profile of Wei Lin</p>"
+    '<p><strong>Topics:</strong> <a href="../topics/x.html">Inferred topic</a></p>'
+)
+
+
+def test_a_papers_copy_indexes_what_the_paper_says_and_weighs_authors_and_notes() -> None:
+    notes = '<section id="notes"><h2>Notes</h2><p>Quokkaphant</p><section id="x"><p><strong>Topics:</strong> mine</p>'
+    head = HEAD.format(tag="mytag", author="Wei Lin", venue="OSDI")
+    lean = cut_down(_page(head + ABSTRACT.format("Abstract words") + notes + "</section></section>"), CUTS) or ""
+    for inferred in ("Working title", "astro-ph", "Cosmology", "Read", "Links", "DOI", "Source", "Inferred topic"):
+        assert inferred not in lean
+    for said in ("mytag", "OSDI", "2020", "Abstract words", "Quokkaphant", "<strong>Topics:</strong> mine"):
+        assert said in lean  # a note's own "Topics:" line is the reader's words
+    assert '<p data-pagefind-weight="4"><strong>Authors:</strong>' in lean
+    assert '<section id="notes" data-pagefind-weight="2">' in lean
+    # Other pages keep every line: a topic page's description is what it says.
+    assert "Cosmology" in (cut_down(_page(head, paper=False), CUTS) or "")
+
+
+@given(st.text(), st.text(), st.text())
+def test_record_text_in_a_kept_line_stays_whole_and_cannot_keep_an_inferred_one(
+    author: str, venue: str, tag: str
+) -> None:
+    """The labels are Sphinx's markup: a record's text, escaped, can neither empty a line it is in
+    nor keep a line the copy leaves out."""
+    head = HEAD.format(tag=html.escape(tag), author=html.escape(author), venue=html.escape(venue))
+    lean = cut_down(_page(head), CUTS) or ""
+    for text in (author, venue, tag):
+        assert html.escape(text) in lean
+    assert "Cosmology" not in lean and "Source:" not in lean
 
 
 def _bundles(site: Path) -> dict[str, int]:
@@ -118,20 +162,38 @@ def test_a_shard_is_indexed_again_only_when_what_pagefind_indexes_of_it_changed(
     (site / "papers").mkdir(parents=True)
     related = '<section id="related-papers"><h2>Related papers</h2><p>{}</p></section>'
     paper = site / "papers" / "a.html"
-    paper.write_text(_page("<p>Abstract words</p>" + related.format("Old title")), encoding="utf-8")
+    paper.write_text(_page(ABSTRACT.format("Abstract words") + related.format("Old title")), encoding="utf-8")
     (site / "index.html").write_text(_page("<p>Landing</p>", paper=False), encoding="utf-8")
     search.index(site)
     first = _bundles(site)
     assert len(first) == 2  # the site's and one shard of papers
 
-    paper.write_text(_page("<p>Abstract words</p>" + related.format("A new paper's title")), encoding="utf-8")
+    paper.write_text(_page(ABSTRACT.format("Abstract words") + related.format("A new paper's title")), encoding="utf-8")
     search.index(site)
     assert _bundles(site) == first
     # The record has the page's new size and time: the next build need not read it again.
     stat = paper.stat()
     assert shards.recorded(site)["0"]["pages"]["papers/a.html"][:2] == [stat.st_size, stat.st_mtime_ns]
 
-    paper.write_text(_page("<p>Abstract words, edited</p>" + related.format("A new paper's title")), encoding="utf-8")
+    abstract = ABSTRACT.format("Abstract words, edited")
+    paper.write_text(_page(abstract + related.format("A new paper's title")), encoding="utf-8")
     search.index(site)
     again = _bundles(site)
     assert again["pagefind"] == first["pagefind"] and again != first
+
+
+def test_an_index_made_by_an_older_version_is_made_again_though_no_page_changed(tmp_path: Path) -> None:
+    """A record whose digests are of another kind (an older cut of the copies) marks the index
+    outdated: a build that writes no page indexes every shard again."""
+    from readinglist.site import search, shards
+
+    site = tmp_path / "site"
+    (site / "papers").mkdir(parents=True)
+    (site / "papers" / "a.html").write_text(_page(ABSTRACT.format("Words")), encoding="utf-8")
+    (site / "index.html").write_text(_page("<p>Landing</p>", paper=False), encoding="utf-8")
+    search.index(site)
+    assert not search.needed(site, 0)
+    record = shards.recorded(site)
+    record["0"]["pages"]["papers/a.html"][-1] = "copy:0123"
+    shards.save(site, record)
+    assert search.needed(site, 0)

@@ -27,16 +27,22 @@ ENTRY = shards.ENTRY  # written last by Pagefind: its presence means a complete 
 # (the child combinators keep a paper titled "Cite" from losing its whole article).
 PAPER = searchpages.PAPER
 PAPER_SECTIONS_LEFT_OUT = ("related-papers", "cite")
+# "About this record" (render/about.py) says how the record was read and why a category was
+# inferred: for the maintainer, never a match or an excerpt (issue 27). It ends the Cite section
+# today; named too, so it stays out wherever the page puts it.
+ABOUT = "readinglist-about"
 # Listings repeat their papers: a card's title, year and summary (render/cards.py) and a chart's
 # years and counts (render/charts.py). Indexed, a search for "2019" found topic pages first; left
 # out, a topic page is found by its own title and description.
 LISTING_PARTS = ("div.sd-card", "img.readinglist-chart", ".readinglist-chart-table")
-EXCLUDED = ("a.headerlink", *LISTING_PARTS, *(f"[{PAPER}] > section > section#{s}" for s in PAPER_SECTIONS_LEFT_OUT))
+PAPER_PARTS = tuple(f"[{PAPER}] > section > section#{s}" for s in PAPER_SECTIONS_LEFT_OUT)
+EXCLUDED = ("a.headerlink", f"details.{ABOUT}", *LISTING_PARTS, *PAPER_PARTS)
 # The same parts, cut out of the copies Pagefind reads (searchpages.py): a paper's sections are in
 # its h1 section, one section deep.
 CUTS = (
     searchpages.Cut("div", classname="sd-card"),
     searchpages.Cut("details", classname="readinglist-chart-table"),
+    searchpages.Cut("details", classname=ABOUT),
     searchpages.Cut("section", ids=PAPER_SECTIONS_LEFT_OUT, depth=1),
 )
 
@@ -47,10 +53,12 @@ STALE = ".readinglist-search-stale"
 SHARD_JOBS = 4  # Pagefind processes at once, at most (memory: see jobs)
 
 
-def needed(site: Path, pages_written: int) -> bool:
-    """A build that wrote no page leaves a complete index as it was (Pagefind cannot update one)."""
+def needed(site: Path, pages_written: int, state: Path | None = None) -> bool:
+    """A build that wrote no page leaves a complete index as it was (Pagefind cannot update one),
+    unless it was made by a version that indexed the pages otherwise (``shards.outdated``)."""
     complete = (site / BUNDLE / ENTRY).is_file() and (site / searchmerge.FOLDER / "pagefind.js").is_file()
-    return pages_written > 0 or (site / STALE).is_file() or not complete
+    outdated = shards.outdated(site if state is None else state)
+    return pages_written > 0 or (site / STALE).is_file() or not complete or outdated
 
 
 def stale(site: Path) -> bool:

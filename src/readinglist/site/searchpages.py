@@ -11,8 +11,16 @@ that each page keeps its URL. A copy (of a page that marks a body) keeps the pag
 language from it) and ``<title>``, and the marked body (``templates/page.html`` ends it with
 :data:`END`), less the elements Pagefind would leave out anyway. Pagefind is still given the
 excluded selectors, so a cut that missed an element would cost time, not change the index:
-``tests/test_search_pages.py`` checks that both index to the same fragments. The HTML is
+``tests/test_search_facets.py`` checks that both index to the same fragments. The HTML is
 Sphinx's own output, where record text is escaped: no ``<`` of a record's text can open a tag.
+
+A paper's copy also says what is worth finding (issue 27): Pagefind indexes what the reader wrote
+or the paper says (title, authors, venue, abstract, summary, notes, tags), so the lines under its
+title that the tool inferred or that describe the record (category badges and their "inferred"
+note, the working-title note, status, links, source, topics) are emptied, and the authors and the
+notes weigh more than the abstract (:func:`paper_head`). No CSS selector Pagefind knows can name
+those lines, so only the copy leaves them out: they are filters or badges, never body text or an
+excerpt.
 """
 
 from __future__ import annotations
@@ -26,6 +34,14 @@ from pathlib import Path
 BODY = "<div data-pagefind-body"
 END = "<!--readinglist-search-end-->"  # printed by templates/page.html after the body's </div>
 PAPER = "data-readinglist-paper"  # templates/page.html marks a paper's article with it
+# Pagefind's weights (1 by default; the title, an h1, weighs 7): a word of the authors, then of
+# the reader's notes, ranks a paper above one whose abstract has it (issue 27: title, authors,
+# note, abstract, in that order).
+AUTHORS_WEIGHT = "4"
+NOTES_WEIGHT = "2"
+# The lines under a paper's title (render/templates/paper.md.j2) that Pagefind indexes: what the
+# paper says. The others (badges, status, links, source, topics) are emptied.
+KEPT_LINES = ("<strong>Authors:</strong>", "<strong>Year:</strong>", "<strong>Tags:</strong>")
 
 
 @dataclass(frozen=True)
@@ -74,8 +90,10 @@ def cut_down(text: str, cuts: tuple[Cut, ...]) -> str | None:
         return None
     title = re.search(r"<title>.*?</title>", text, re.S)
     body = text[start:end]
-    for rule in cuts if PAPER in body[: body.index(">")] else [c for c in cuts if c.depth is None]:
+    paper = PAPER in body[: body.index(">")]
+    for rule in cuts if paper else [c for c in cuts if c.depth is None]:
         body = _without(body, rule)
+    body = paper_head(body) if paper else body
     head = f'<head><meta charset="utf-8">{title.group() if title else ""}</head>'
     return f"<!doctype html>\n{html.group()}{head}<body>{body}</body></html>\n"
 
@@ -106,3 +124,27 @@ def _close(body: str, position: int, tag: str) -> int:
         if depth == 0:
             return found.end()
     return len(body)
+
+
+def paper_head(body: str) -> str:
+    """A paper's body with the lines under its title cut to what the paper says, the authors'
+    line and the notes' section weighted. Only the paper's own level counts: a note holding
+    "**Authors:**" is the reader's words, indexed as they are."""
+    sections = [found.start() for found in re.finditer(r"<section\b", body)]
+    end = sections[1] if len(sections) > 1 else len(body)  # the head ends at the paper's first h2 section
+    head, rest = re.sub(r"<p>(.*?)</p>", _line, body[:end], flags=re.S), body[end:]
+    notes = next((f for f in re.finditer(r'<section id="notes">', rest) if _depth(rest, f.start()) == 0), None)
+    if notes is not None:  # the paper's Notes, beside its Summary (not a note's own heading)
+        weighted = f'<section id="notes" data-pagefind-weight="{NOTES_WEIGHT}">'
+        rest = rest[: notes.start()] + weighted + rest[notes.end() :]
+    return head + rest
+
+
+def _line(found: re.Match[str]) -> str:
+    """One line under the title: kept from its first kept label on, or emptied."""
+    text = found.group(1)
+    at = min((text.find(label) for label in KEPT_LINES if label in text), default=-1)
+    if at < 0:
+        return "<p></p>"
+    weight = f' data-pagefind-weight="{AUTHORS_WEIGHT}"' if text.startswith(KEPT_LINES[0], at) else ""
+    return f"<p{weight}>{text[at:]}</p>"

@@ -52,7 +52,7 @@ Stats = dict[str, list[Any]]  # page (site-relative, POSIX) -> [size, mtime_ns, 
 Indexed = Callable[[str], str]  # what Pagefind indexes of a page's HTML
 # A record's digests are of the copies: one kept from before (of the pages' bytes) is not reused,
 # or a page rewritten with the same copy would look changed against it.
-KIND = "copy:"
+KIND = "copy2:"  # copy2: the paper head cut to what the paper says (issue 27)
 
 
 @dataclass(frozen=True)
@@ -129,6 +129,14 @@ def recorded(state: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         return {}
     return {key: kept for key, kept in data.items() if isinstance(kept, dict) and isinstance(kept.get("pages"), dict)}
+
+
+def outdated(state: Path) -> bool:
+    """True if a shard's record holds a digest of another kind: the pages' copies were cut by an
+    older version, so every shard is made again (each is, by ``stale``, as its digests differ)."""
+    pages = [kept for shard in recorded(state).values() for kept in shard["pages"].values()]
+    digests = [kept[-1] if isinstance(kept, list) and kept else "" for kept in pages]
+    return any(not str(digest).startswith(KIND) for digest in digests)
 
 
 def stale(site: Path, shards: list[Shard], state: Path | None = None) -> list[Shard]:

@@ -65,7 +65,7 @@ def _index(app: Sphinx, exception: BaseException | None) -> None:
     if exception is not None or app.builder.name not in SEARCH_BUILDERS or not app.config.readinglist_search:
         return
     site = Path(app.outdir)
-    if not search.needed(site, state(app).written):
+    if not search.needed(site, state(app).written, Path(app.doctreedir)):
         logger.info("[readinglist] search: no page changed, Pagefind index kept")
         return
     if app.config.readinglist_search_later:  # ``readinglist build`` indexes once Sphinx's memory is freed

@@ -19,18 +19,79 @@ export async function options(opts = {}) {
   await merged;
 }
 
-// Pagefind sorts each shard's results by their place in that shard, so merged they interleave
-// (the newest of each shard, then the second newest…): a sorted view is put in the site's order
-// from sort.json (each page's rank by each sort key), and lists only the pages that have the key.
+// One ranking over the shards (issue 27). A shard in which a query word is in no page answers with
+// the longest indexed word the query word starts with ("qu", from "SQuAD", for "quokkaphant"),
+// scored by that shard's own statistics, so merged, its guesses came before the one page that has
+// the word. Each word is looked up again as an exact word (Pagefind's quoted search: the same index
+// chunks, nothing more to fetch), and a result ranks by how many of the query's words it has
+// exactly, then by Pagefind's score. The others are checked, best first, by the words they matched
+// (their fragments, which the results page loads anyway): a guess that shares too little of a query
+// word ("c", from an initial, for "cosmology") is dropped, a longer word or a misspelling's stem kept.
+const CHECKED = 10;  // results checked at a time, best first, while a batch mixes plausible results and guesses
+const BATCHES = 5;  // then the rest are kept unchecked
+
+function wordsOf(term) {
+  if (/^\s*".+"\s*$/.test(term ?? "")) return [];  // a quoted phrase: Pagefind's exact search already
+  return String(term ?? "").split(/\s+/).map(plain).filter((w) => w);
+}
+
+function plain(word) {
+  return word.toLocaleLowerCase().normalize("NFD").replace(/[^\p{L}\p{N}]/gu, "");
+}
+
+// A matched word is near a query word if it holds it, or if they share a start of at least four
+// characters and three fifths of the query word: "schedulers" for "schedulling", not "c" for "cosmology".
+function near(query, word) {
+  let shared = 0;
+  while (shared < Math.min(query.length, word.length) && query[shared] === word[shared]) shared++;
+  return word.includes(query) || shared >= Math.min(query.length, Math.max(4, Math.ceil(0.6 * query.length)));
+}
+
+async function plausible(result, words) {
+  const data = await result.data();
+  const matched = data.locations.map((at) => plain(data.content.split(/[\r\n\s]+/g)[at] ?? ""));
+  return words.every((query) => matched.some((word) => near(query, word)));
+}
+
+// The results past the exact ones, less the guesses: checked a batch at a time; a batch of guesses
+// only ends the list, a batch of plausible results ends the checking.
+async function withoutGuesses(rest, words) {
+  const kept = [];
+  for (let at = 0; at < rest.length; at += CHECKED) {
+    if (at >= CHECKED * BATCHES) return [...kept, ...rest.slice(at)];
+    const batch = rest.slice(at, at + CHECKED);
+    const checked = await Promise.all(batch.map((r) => plausible(r, words)));
+    kept.push(...batch.filter((r, n) => checked[n]));
+    if (checked.every((ok) => !ok)) return kept;
+    if (checked.every((ok) => ok)) return [...kept, ...rest.slice(at + CHECKED)];
+  }
+  return kept;
+}
+
+async function exactFirst(response, term, opts) {
+  const words = wordsOf(term);
+  if (!response || !words.length) return response;
+  const exact = await Promise.all(words.map((word) => pagefind.search(`"${word}"`, opts)));
+  const hits = new Map();
+  for (const found of exact) for (const r of found?.results ?? []) hits.set(r.id, (hits.get(r.id) ?? 0) + 1);
+  const matched = (r) => hits.get(r.id) ?? 0;
+  const results = response.results.sort((a, b) => matched(b) - matched(a) || b.score - a.score);  // stable
+  const whole = results.filter((r) => matched(r) === words.length);
+  response.results = [...whole, ...(await withoutGuesses(results.slice(whole.length), words))];
+  return response;
+}
+
+// A sorted view is put in the site's order from sort.json (each page's rank by each sort key),
+// which no shard knows. Pagefind itself would leave out the pages without the key (the topic
+// pages), so a query found fewer pages sorted than by relevance: it searches unsorted, and the
+// pages without the key come last, in their order by relevance. The same query, the same set.
 async function inSiteOrder(response, sort) {
   const [key, direction] = Object.entries(sort ?? {})[0] ?? [];
-  if (!response || !key) return response;
   ranks ??= fetch(new URL("sort.json", HERE)).then((r) => r.json()).then(byId);
-  const rank = (await ranks)[key];
-  if (!rank) return response;
+  const rank = (await ranks)[key] ?? new Map();
   const sign = direction === "desc" ? -1 : 1;
-  response.results = response.results.filter((r) => rank.has(r.id));
-  response.results.sort((a, b) => sign * (rank.get(a.id) - rank.get(b.id)));
+  const place = (r) => (rank.has(r.id) ? sign * rank.get(r.id) : Infinity);
+  response.results.sort((a, b) => (place(a) === place(b) ? 0 : place(a) < place(b) ? -1 : 1));
   return response;
 }
 
@@ -40,12 +101,19 @@ function byId(table) {
   return out;
 }
 
+function ordered(response, term, opts, sort) {
+  if (!response) return response;  // a debounced search that a later one replaced
+  return Object.keys(sort ?? {}).length ? inSiteOrder(response, sort) : exactFirst(response, term, opts);
+}
+
 export async function search(term, opts = {}) {
-  return inSiteOrder(await pagefind.search(term, opts), opts.sort);
+  const {sort, ...rest} = opts;
+  return ordered(await pagefind.search(term, rest), term, rest, sort);
 }
 
 export async function debouncedSearch(term, opts = {}, timeout) {
-  return inSiteOrder(await pagefind.debouncedSearch(term, opts, timeout), opts.sort);
+  const {sort, ...rest} = opts;
+  return ordered(await pagefind.debouncedSearch(term, rest, timeout), term, rest, sort);
 }
 
 export const {init, destroy, mergeIndex, preload, filters, createInstance} = pagefind;
