@@ -25,6 +25,7 @@ from readinglist.model import SOURCE_KINDS, SourceRef, Work
 from readinglist.store import bibfile, importer
 from readinglist.store.identity import load_rules
 from readinglist.store.tolerant import NO_KEY
+from readinglist.years import EARLIEST, latest
 
 EXPORTS = FIXTURES / "exports"
 DAPPLE = "lin2020dapple"  # the seed list's DAPPLE, from Wei Lin's profile (2020, arXiv cs.DC)
@@ -344,7 +345,7 @@ def _any_work(draw: st.DrawFn) -> Work:
         key="k",
         title=draw(_TEXT),
         authors=tuple(draw(st.lists(st.tuples(_NAME, _NAME).map(lambda n: f"{n[0]} {n[1]}"), max_size=3))),
-        year=draw(st.none() | st.integers(1000, 2100)),
+        year=draw(st.none() | st.integers(EARLIEST, latest())),  # outside it, a year is unknown
         categories=tuple(categories),
         keywords=tuple(keywords),
         eprint=draw(st.sampled_from(["", "2007.01045", "2007.01045v2", "hep-th/9901001"])),
