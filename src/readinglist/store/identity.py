@@ -1,12 +1,17 @@
 """When two records are one work: explicit identity keys, near-identical abstracts, user rules.
 
 Keys (papis-style): the same DOI (lower case), the same arXiv id (without its version), the
-same normalized abstract, the same normalized title. Near-identical abstracts (most of their
-word 3-grams shared) also match. The same title with a different year, or with two different
-DOIs, is another version of the work (a preprint and its published paper): the import links
-the two instead of merging them. ``conf/identity.toml`` can force two records together or keep
-them apart, named by ``file:line`` or by citation key. Every decision carries its reason, which
-the import reports and the paper page shows.
+same normalized abstract, the same normalized title (a book's apart from a paper's: Bellman's
+book "Dynamic Programming" is not his Science article of that title). Near-identical abstracts
+(most of their word 3-grams shared) also match. A DOI or an abstract merges two records only
+when their titles agree: an exporter that pasted one DOI or abstract into three works made
+them one; a disagreement is kept apart and reported as a suspect. The same title with a
+different year, or with two different DOIs, is another version of the work (a preprint and its
+published paper) when the two have an author in common: the import links the two instead of
+merging them. Two records of one title whose author lists have no name in common are two works.
+``conf/identity.toml`` can force two records together or keep them apart, named by
+``file:line`` or by citation key, and does the same for authors' names (``enrich/people.py``).
+Every decision carries its reason, which the import reports and the paper page shows.
 """
 
 from __future__ import annotations
@@ -14,16 +19,26 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from functools import lru_cache
 from pathlib import Path
 
 from ..errors import Code, ReadingListError
+from ..latex import to_text
 from ..model import Work
 from ..tomlfile import read_toml
 from .fields import arxiv_id
+from .names import name_parts
 from .nearby import NEAR_DUPLICATE, AbstractIndex, jaccard, norm
 
 MIN_ABSTRACT_WORDS = 12
+# Entry types of a whole book: one never shares a title key with a paper (nor is its version).
+BOOKS = frozenset({"book", "mvbook", "collection", "mvcollection", "proceedings", "mvproceedings", "reference"})
+# Two titles agree when one is the other with a subtitle more, or when most of their words are
+# the same words in the same order (difflib's ratio over words): "Attention is all you need"
+# and "Attention Is All You Need!" agree; a DOI shared by "Dynamic programming" and "Support
+# vector networks" does not make them one.
+TITLES_AGREE = 0.8
 
 
 def _digest(kind: str, text: str) -> str:
@@ -32,11 +47,14 @@ def _digest(kind: str, text: str) -> str:
 
 def identity_keys(work: Work) -> dict[str, str]:
     """Identity key -> the reason two works sharing it are one."""
-    return dict(_identity_keys(work.doi, work.eprint, work.abstract, work.title, work.title_inferred))
+    book = work.entry_type.lower() in BOOKS
+    return dict(_identity_keys(work.doi, work.eprint, work.abstract, work.title, work.title_inferred, book))
 
 
 @lru_cache(maxsize=1 << 15)  # find, then add, of the same record (and alike, of the works it is matched with)
-def _identity_keys(doi: str, eprint: str, abstract: str, title: str, inferred: bool) -> tuple[tuple[str, str], ...]:
+def _identity_keys(
+    doi: str, eprint: str, abstract: str, title: str, inferred: bool, book: bool
+) -> tuple[tuple[str, str], ...]:
     keys = {}
     if doi:
         keys[f"doi:{doi.lower()}"] = "same DOI"
@@ -50,7 +68,7 @@ def _identity_keys(doi: str, eprint: str, abstract: str, title: str, inferred: b
         keys[_digest("abstract", norm_abstract)] = "identical abstract"
     norm_title = norm(title)
     if norm_title and not inferred:
-        keys[_digest("title", norm_title)] = "identical title"
+        keys[_digest("title", f"book: {norm_title}" if book else norm_title)] = "identical title"
     return tuple(keys.items())
 
 
@@ -68,6 +86,43 @@ def other_version(work: Work, other: Work) -> str:
     return ""
 
 
+def version_of(work: Work, other: Work) -> str:
+    """Why ``other`` is another version of ``work``, or "": one title (so one kind: a book's title
+    key is not a paper's), another year or DOI, and an author in common."""
+    same_title = not work.title_inferred and norm(work.title) == norm(other.title)
+    if not same_title or (work.entry_type.lower() in BOOKS) != (other.entry_type.lower() in BOOKS):
+        return ""
+    return other_version(work, other) if share_an_author(work, other) else ""
+
+
+def share_an_author(work: Work, other: Work) -> bool:
+    """An author of one is an author of the other, as names can be ("R. Bellman", "Richard
+    Bellman"); a record listing no one can be anyone's."""
+    if not work.authors or not other.authors:
+        return True
+    mine = [name_parts(to_text(a)) for a in work.authors]
+    return any(p.fits(q) or p == q for q in (name_parts(to_text(b)) for b in other.authors) for p in mine)
+
+
+def titles_agree(work: Work, other: Work) -> bool:
+    """The two titles name one work: equal, one the other with a subtitle more, or alike word by
+    word; a working title (made from the abstract) agrees with any."""
+    if work.title_inferred or other.title_inferred:
+        return True
+    mine, theirs = norm(work.title).split(), norm(other.title).split()
+    short, long = sorted((mine, theirs), key=len)
+    if short == long[: len(short)] and (len(short) >= 3 or short == long):
+        return True
+    return SequenceMatcher(None, mine, theirs, autojunk=False).ratio() >= TITLES_AGREE
+
+
+def suspect(key: str, work: Work, other: Work) -> str:
+    """What is suspect when two records share a DOI or an abstract but not a title ("" if nothing)."""
+    if not key.startswith(("doi:", "abstract:")) or titles_agree(work, other):
+        return ""
+    return f"DOI {key.removeprefix('doi:')}" if key.startswith("doi:") else "abstract"
+
+
 def names(work: Work) -> frozenset[str]:
     """How conf/identity.toml can name a work: the file:line of each of its records and its key."""
     return frozenset({s.render() for s in work.sources} | ({work.key} if work.key else set()))
@@ -75,10 +130,13 @@ def names(work: Work) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class Rules:
-    """conf/identity.toml: ``[[same]]`` and ``[[different]]`` groups of records (``file:line``) or keys."""
+    """conf/identity.toml: ``[[same]]`` and ``[[different]]`` groups of records (``file:line``) or
+    keys; a table with ``authors`` instead names ways of writing people (``enrich/people.py``)."""
 
     same: tuple[frozenset[str], ...] = ()
     different: tuple[frozenset[str], ...] = ()
+    same_authors: tuple[frozenset[str], ...] = ()
+    different_authors: tuple[frozenset[str], ...] = ()
 
     def forced(self, a: frozenset[str], b: frozenset[str]) -> bool:
         return any(group & a and group & b for group in self.same)
@@ -96,18 +154,29 @@ def load_rules(path: Path) -> Rules:
         tables = data.get(kind, [])
         if not isinstance(tables, list):
             raise ReadingListError(f"{kind} must be an array of tables ([[{kind}]])", path, code=Code.BAD_IDENTITY)
-        groups[kind] = [_group(kind, n, table, path) for n, table in enumerate(tables, 1)]
-    return Rules(tuple(groups["same"]), tuple(groups["different"]))
+        read = [(_fields(table), _group(kind, n, table, path)) for n, table in enumerate(tables, 1)]
+        groups[kind] = [group for fields, group in read if fields != ("authors",)]
+        groups[f"{kind}_authors"] = [group for fields, group in read if fields == ("authors",)]
+    return Rules(**{kind: tuple(found) for kind, found in groups.items()})
+
+
+def _fields(table: object) -> tuple[str, ...]:
+    """``("authors",)`` for a table of names; the records' fields otherwise."""
+    return ("authors",) if isinstance(table, dict) and "authors" in table else ("records", "keys")
 
 
 def _group(kind: str, n: int, table: object, path: Path) -> frozenset[str]:
-    """One ``[[same]]``/``[[different]]`` table: ``records`` (file:line) and/or ``keys`` (citation keys)."""
+    """One ``[[same]]``/``[[different]]`` table: ``records`` (file:line) and/or ``keys`` (citation
+    keys), or ``authors`` (names as the records write them)."""
     names: list[object] = []
-    for field_name in ("records", "keys"):
+    for field_name in _fields(table):
         value = table.get(field_name, []) if isinstance(table, dict) else None
         names += value if isinstance(value, list) else [None]
     if len(names) < 2 or not all(isinstance(r, str) and r.strip() for r in names):
-        message = f'[[{kind}]] #{n} needs records = ["file:line", ...] and/or keys = ["citekey", ...], two or more'
+        message = (
+            f'[[{kind}]] #{n} needs records = ["file:line", ...] and/or keys = ["citekey", ...],'
+            ' or authors = ["name", ...], two or more'
+        )
         raise ReadingListError(message, path, code=Code.BAD_IDENTITY)
     return frozenset(str(r).strip() for r in names)
 
@@ -132,6 +201,8 @@ class Matcher:
     _by_name: dict[str, str] = field(default_factory=dict)  # file:line and citation keys, for the rules
     _names: dict[str, frozenset[str]] = field(default_factory=dict)
     _abstracts: AbstractIndex = field(default_factory=AbstractIndex)
+    suspects: list[str] = field(default_factory=list)  # DOIs and abstracts shared under other titles
+    _suspected_pairs: set[tuple[str, str]] = field(default_factory=set)  # each said once
 
     def add(self, work: Work, also: frozenset[str] = frozenset()) -> None:
         """Index ``work`` (new, or a merged version of a work already indexed); ``also``: more names of it."""
@@ -163,14 +234,29 @@ class Matcher:
         version = None
         for key, reason in (*self._forced(mine), *identity_keys(work).items()):
             match = self.works.get(self._by_key.get(key, key))
-            if match is None or self._apart(mine, match):
+            if match is None or self._apart(mine, match) or self._suspected(key, work, match):
                 continue
+            if key.startswith("title:") and not share_an_author(work, match):
+                continue  # one title, other people: two works
             why = other_version(work, match) if key.startswith("title:") else ""
             if not why:
                 same_year = key.startswith("title:") and work.year and work.year == match.year
                 return Match(match, f"{reason} and year" if same_year else reason)
             version = version or Match(match, why, version=True)
         return self._near_duplicate(work, mine) or version
+
+    def _suspected(self, key: str, work: Work, match: Work) -> bool:
+        """A DOI or abstract ``work`` shares with ``match`` under another title: noted in ``suspects``."""
+        what = suspect(key, work, match)
+        pair = (work.sources[0].render(), match.key)
+        if what and pair not in self._suspected_pairs:
+            self._suspected_pairs.add(pair)
+            other = match.sources[0].render() if match.key.startswith("new:") and match.sources else match.key
+            self.suspects.append(
+                f"{work.sources[0].render()}: suspect {what}: {other} has it too, under another title"
+                f" ({to_text(match.title)[:80]!r}); kept apart (conf/identity.toml [[same]] joins them)"
+            )
+        return bool(what)
 
     def _apart(self, mine: frozenset[str], work: Work) -> bool:
         return bool(self.rules.different) and self.rules.apart(mine, self._names.get(work.key, names(work)))
@@ -197,6 +283,6 @@ class Matcher:
         if len(grams) < MIN_ABSTRACT_WORDS:
             return None
         for score, key in self._abstracts.near(grams):
-            if not self._apart(mine, self.works[key]):
+            if not self._apart(mine, self.works[key]) and not self._suspected("abstract:", work, self.works[key]):
                 return Match(self.works[key], f"near-identical abstract ({score:.0%} of word 3-grams shared)")
         return None
