@@ -18,6 +18,7 @@ from types import FrameType
 
 from .config import Config, load_config
 from .errors import Code, ReadingListError
+from .fetch import zotero_cli
 from .oserrors import os_error
 from .store.report import SHOWN, ImportReport
 
@@ -42,6 +43,7 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--format", choices=["json"], default="json")
     _init_and_add_parsers(commands)
     _topics_parser(commands)
+    zotero_cli.sync_parser(commands)  # readinglist sync zotero: fetch/zotero_sync.py
     return parser
 
 
@@ -208,6 +210,7 @@ COMMANDS = {
     "init": _init,
     "add": _add,
     "topics": _topics,
+    "sync": zotero_cli.run_command,
 }
 
 

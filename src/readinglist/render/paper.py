@@ -8,6 +8,7 @@ from .. import arxiv_categories
 from ..enrich.credit import work_credit
 from ..enrich.signals import NONE, RECORD_SIGNALS
 from ..model import Library, Link, Note, Paper, Work
+from . import zotero
 from .about import about_record, reader_source
 from .authors import author_urls, shown_names
 from .cite import citation, cite_menu
@@ -117,6 +118,7 @@ def paper_page(
         abstract=_abstract(abstract.md),
         footnotes=[Md(f"[^{label}]: {text}") for label, text in footnotes],
         notes=_notes(paper, note),
+        zotero=zotero.include(paper.slug) if zotero.synced(work) else "",  # "From Zotero" (render/zotero.py)
         system=paper.system,
         versions=data_ref("readinglist-links", "versions") if data["versions"] else "",
         related=data_ref("readinglist-links", "related") if data["related"] else "",

@@ -1,0 +1,125 @@
+"""What a Zotero sync did (or, dry, would do): the pull request's body and the terminal's report.
+
+New papers, fields changed upstream, new versions, new notes and highlights, removed items and
+citation keys that would change, each with its citation key. Record text goes in code spans, so
+a title's ``@name`` or ``#12`` is no mention or link in the pull request.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..model import RawRecord, Work
+from ..sources.zotero_items import item_key_of
+from ..store import fields
+from ..store.records import to_work
+from ..store.report import ImportReport
+
+_ADDITION = re.compile(r"^(?P<key>\S+) from (?P<file>.+):\d+$")
+_VERSION = re.compile(r"^linked (?P<file>.+):\d+ as a version of (?P<of>\S+)")
+IGNORED = frozenset({"provenance", "keywords"})  # provenance always differs; tags are merged, not replaced
+
+
+@dataclass
+class Summary:
+    library: str
+    requests_made: int = 0
+    dry_run: bool = False
+    new: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    versions: list[str] = field(default_factory=list)
+    children: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)
+    imported: list[str] = field(default_factory=list)  # the importer's own report
+    written: list[str] = field(default_factory=list)
+    failed: bool = False
+
+    @property
+    def up_to_date(self) -> bool:
+        return not self.imported
+
+    def lines(self) -> list[str]:
+        state = "dry run: nothing written" if self.dry_run else f"{len(self.written)} files written"
+        if self.up_to_date:
+            return [f"Zotero library {self.library} is up to date ({self.requests_made} request, nothing written)"]
+        lines = [f"Zotero sync of {self.library} ({self.requests_made} requests; {state})", ""]
+        for title, items in (
+            ("New papers", self.new),
+            ("Changed upstream (refs.bib keeps its own values; fields it lacked are filled in)", self.changed),
+            ("New versions", self.versions),
+            ("New notes and highlights", self.children),
+            ("Removed from the library or collection", self.removed),
+            ("Citation keys that would change (refs.bib keeps the key it has)", self.keys),
+        ):
+            if items:
+                lines += [f"### {title} ({len(items)})", "", *(f"- {item}" for item in items), ""]
+        return [*lines, "### Import", "", *self.imported]
+
+    def note_children(self, before: Mapping[str, set[str]], after: Any, keys: Mapping[str, str]) -> None:
+        """Items with highlights they did not have before this sync."""
+        for item, entry in sorted(after.items.items()):
+            fresh = set(entry.get("highlights", {})) - before.get(item, set())
+            if fresh:
+                self.children.append(f"{_code(keys.get(item, item))}: {len(fresh)} new highlights")
+
+    def note_changes(self, records: Sequence[RawRecord], keys: Mapping[str, str], stored: Mapping[str, Work]) -> None:
+        """Items already in refs.bib whose fields changed upstream, and keys Better BibTeX renamed."""
+        for record in records:
+            item = item_key_of(record.source.file)
+            key = keys.get(item, "")
+            if key in stored:
+                names = changed_fields(stored[key], record)
+                if names:
+                    self.changed.append(f"{_code(key)}: {', '.join(names)}")
+                if record.key and record.key != key:
+                    self.keys.append(f"{_code(key)} → {_code(record.key)} (Better BibTeX citation key changed)")
+
+    def note_import(self, report: ImportReport, by_file: Mapping[str, RawRecord]) -> None:
+        self.imported = report.lines(None)
+        self.failed = report.failed
+        for line in report.additions:
+            match = _ADDITION.match(line)
+            record = by_file.get(match["file"]) if match else None
+            if match and record:
+                self.new.append(f"{_code(match['key'])}: {_code(record.title)}")
+        for note in report.notes:
+            version = _VERSION.match(note)
+            if version:
+                record = by_file.get(version["file"])
+                self.versions.append(f"{_code(record.title if record else '')} is a version of {_code(version['of'])}")
+            elif "stored as" in note:
+                self.keys.append(_code(note))
+
+    def note_removed(
+        self, removed: Sequence[str], keys: Mapping[str, str], stored: Mapping[str, Work], prune: bool
+    ) -> None:
+        action = "removed (--prune)" if prune else "kept in refs.bib (--prune removes it)"
+        for item in removed:
+            key = keys.get(item, item)
+            title = stored[key].title if key in stored else ""
+            self.removed.append(f"{_code(key)}: {_code(title)}, {action}")
+
+
+def changed_fields(old: Work, record: RawRecord) -> list[str]:
+    """The BibTeX fields whose values the Zotero item now states otherwise than refs.bib."""
+    new = to_work(record)
+    names = [n for n in fields.changed_names(old, new) if n not in IGNORED]
+    return sorted({n for n in names if _value(new, n) and _value(new, n) != _value(old, n)})
+
+
+def _value(work: Work, name: str) -> str:
+    extra = dict(work.extra)
+    if name in extra:
+        return extra[name]
+    value = getattr(work, {"author": "authors"}.get(name, name), "")
+    return ", ".join(value) if isinstance(value, tuple) else str(value or "")
+
+
+def _code(text: str) -> str:
+    """Text as an inline code span (no mention, link or markup in a pull request)."""
+    text = " ".join(text.replace("`", "'").split())
+    return f"`{text}`" if text else "(no title)"

@@ -1,0 +1,315 @@
+"""``readinglist sync zotero`` against a local server that answers as the Zotero Web API v3 does.
+
+The server (``FakeZotero``) keeps a library of versioned objects and answers with the API's
+shapes (from the API documentation): ``GET /users/1/items?since=&format=json&limit=&start=``
+with ``Last-Modified-Version``, ``Total-Results`` and ``Link: <…>; rel="next"``, 304 to
+``If-Modified-Since-Version``, ``/deleted?since=``, ``/collections``, 403 for a wrong key, 404
+for another library, and 429 with ``Backoff``/``Retry-After`` when told to. No test reaches
+the network.
+"""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from readinglist.cli import main
+from readinglist.config import load_config
+from readinglist.fetch import zotero_state
+from readinglist.fetch.zotero_sync import Options, run
+from readinglist.project import init
+from readinglist.store import bibfile
+
+KEY = "s3cretKEY"
+
+
+class FakeZotero:
+    """One user library (``users/1``): objects by key, each with the version it last changed at."""
+
+    def __init__(self) -> None:
+        self.objects: dict[str, dict[str, Any]] = {}
+        self.deleted: dict[str, int] = {}
+        self.collections: dict[str, str] = {}  # key -> parent key ("" for a top-level one)
+        self.version = 0
+        self.log: list[tuple[str, int, int]] = []  # (path, status, objects sent)
+        self.busy = 0  # answer this many requests with 429 first
+        self.lock = threading.Lock()
+
+    def put(self, data: dict[str, Any]) -> None:
+        self.version += 1
+        data = {**data, "version": self.version}
+        self.objects[data["key"]] = {"key": data["key"], "version": self.version, "data": data}
+
+    def delete(self, key: str) -> None:
+        self.version += 1
+        del self.objects[key]
+        self.deleted[key] = self.version
+
+    def answer(self, path: str, query: dict[str, str], headers: Any, base: str) -> tuple[int, dict[str, str], Any]:
+        if headers.get("Zotero-API-Key") != KEY:
+            return 403, {}, "Forbidden"
+        if not path.startswith("/users/1/"):
+            return 404, {}, "Not found"
+        if self.busy:
+            self.busy -= 1
+            return 429, {"Retry-After": "2", "Backoff": "3"}, "Too many requests"
+        since = int(query.get("since", "0"))
+        head = {"Last-Modified-Version": str(self.version)}
+        if headers.get("If-Modified-Since-Version") == str(self.version):
+            return 304, head, None
+        what = path.removeprefix("/users/1/")
+        if what == "deleted":
+            return 200, head, {"items": [k for k, v in self.deleted.items() if v > since], "collections": []}
+        if what == "collections":
+            found = [{"key": k, "data": {"key": k, "parentCollection": p or False}} for k, p in self.collections.items()]
+            return self._page(found, query, head, base, path)
+        if what == "items":
+            found = sorted((o for o in self.objects.values() if o["version"] > since), key=lambda o: o["key"])
+            return self._page(found, query, head, base, path)
+        return 404, {}, "Not found"
+
+    def _page(
+        self, found: list[dict[str, Any]], query: dict[str, str], head: dict[str, str], base: str, path: str
+    ) -> tuple[int, dict[str, str], Any]:
+        start, limit = int(query.get("start", "0")), min(int(query.get("limit", "25")), 100)
+        head |= {"Total-Results": str(len(found))}
+        if start + limit < len(found):
+            rest = "&".join(f"{k}={v}" for k, v in {**query, "start": str(start + limit)}.items())
+            head["Link"] = f'<{base}{path}?{rest}>; rel="next", <{base}{path}>; rel="alternate"'
+        return 200, head, found[start : start + limit]
+
+
+@pytest.fixture
+def zotero() -> Iterator[tuple[FakeZotero, str]]:
+    library = FakeZotero()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            parts = urlsplit(self.path)
+            query = {k: v[0] for k, v in parse_qs(parts.query).items()}
+            base = f"http://127.0.0.1:{self.server.server_address[1]}"
+            with library.lock:
+                status, head, body = library.answer(parts.path, query, self.headers, base)
+                library.log.append((parts.path, status, len(body) if isinstance(body, list) else 0))
+            data = b"" if body is None else (json.dumps(body) if not isinstance(body, str) else body).encode()
+            self.send_response(status)
+            for name, value in head.items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield library, f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def item(n: int, **more: Any) -> dict[str, Any]:
+    """A journal article as the API's ``data`` has it."""
+    return {
+        "key": f"ITEM{n:04d}",
+        "itemType": "journalArticle",
+        "title": f"Pipelined training schedule number {n} for sparse models",
+        "creators": [{"creatorType": "author", "firstName": "Ann", "lastName": f"Smith{n}"}],
+        "abstractNote": f"We propose schedule {n}, which trains sparse models {n % 7 + 2}x faster on GPU clusters.",
+        "publicationTitle": "Journal of Examples",
+        "date": f"{2000 + n % 20}-03-01",
+        "DOI": f"10.1234/example.{n}",
+        "tags": [{"tag": "scheduling"}],
+        "collections": ["COLLAAAA"],
+        "extra": "",
+        **more,
+    }
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "list"
+    init(root)
+    monkeypatch.setenv("ZOTERO_API_KEY", KEY)
+    return root
+
+
+def sync(root: Path, url: str, **options: Any) -> Any:
+    waits: list[float] = options.pop("waits", [])
+    return run(load_config(root), Options("users/1", api_url=url, sleep=waits.append, **options))
+
+
+def files(root: Path) -> dict[str, int]:
+    """Every file and its modification time; the store's lock file (the importer's, taken by a dry run too) aside."""
+    found = (p for p in root.rglob("*") if p.is_file() and not p.name.endswith(".lock"))
+    return {p.relative_to(root).as_posix(): p.stat().st_mtime_ns for p in found}
+
+
+def test_first_sync_imports_every_item_and_records_where_it_reached(zotero: Any, project: Path) -> None:
+    library, url = zotero
+    for n in range(250):
+        library.put(item(n, extra="Citation Key: smith2019pipe" if n == 7 else ""))
+    summary = sync(project, url)
+    works = {w.key: w for w in bibfile.load(project / "refs.bib").works()}
+    assert len(works) == 250
+    assert "smith2019pipe" in works  # Better BibTeX's key is kept
+    pages = [entry for entry in library.log if entry[0] == "/users/1/items"]
+    assert [sent for _, _, sent in pages] == [100, 100, 50]  # 100 a page, following Link
+    state = zotero_state.load_state(project)
+    assert state.version == library.version and len(state.keys) == 250
+    assert state.keys["ITEM0007"] == "smith2019pipe"
+    assert len(summary.new) == 250
+
+
+def test_a_second_sync_with_no_change_makes_one_request_and_writes_nothing(zotero: Any, project: Path) -> None:
+    library, url = zotero
+    for n in range(30):
+        library.put(item(n))
+    sync(project, url)
+    before, asked = files(project), len(library.log)
+    summary = sync(project, url)
+    assert len(library.log) - asked == 1 and library.log[-1][1] == 304
+    assert files(project) == before
+    assert summary.up_to_date and "up to date" in summary.lines()[0]
+
+
+def test_changes_additions_and_deletions_are_fetched_alone_and_each_reported(zotero: Any, project: Path) -> None:
+    library, url = zotero
+    for n in range(40):
+        library.put(item(n))
+    sync(project, url)
+    keys = zotero_state.load_state(project).keys
+    asked = len(library.log)
+    for n in range(5):
+        library.put(item(n, volume=str(n + 10)))  # changed upstream: a field refs.bib lacks
+    for n in range(100, 103):
+        library.put(item(n))
+    for n in (20, 21):
+        library.delete(f"ITEM{n:04d}")
+    summary = sync(project, url)
+    fetched = [entry for entry in library.log[asked:] if entry[0] == "/users/1/items"]
+    assert [sent for _, _, sent in fetched] == [8]
+    assert any(entry[0] == "/users/1/deleted" for entry in library.log[asked:])
+    assert len(summary.new) == 3 and len(summary.changed) == 5 and len(summary.removed) == 2
+    assert all("volume" in line for line in summary.changed)
+    assert {keys["ITEM0020"], keys["ITEM0021"]} == {line.split("`")[1] for line in summary.removed}
+    works = {w.key: w for w in bibfile.load(project / "refs.bib").works()}
+    assert len(works) == 43  # deleted upstream, kept here without --prune
+    assert dict(works[keys["ITEM0003"]].extra)["volume"] == "13"
+
+
+def test_prune_removes_the_deleted_items(zotero: Any, project: Path) -> None:
+    library, url = zotero
+    for n in range(10):
+        library.put(item(n))
+    sync(project, url)
+    gone = zotero_state.load_state(project).keys["ITEM0004"]
+    library.delete("ITEM0004")
+    summary = sync(project, url, prune=True)
+    assert "removed (--prune)" in summary.removed[0]
+    assert gone not in {w.key for w in bibfile.load(project / "refs.bib").works()}
+    assert "ITEM0004" not in zotero_state.load_state(project).keys
+
+
+def test_a_collection_and_its_subcollections_only_and_items_moved_out_are_reported(
+    zotero: Any, project: Path
+) -> None:
+    library, url = zotero
+    library.collections = {"COLLAAAA": "", "SUBBBBBB": "COLLAAAA", "OTHERCCC": ""}
+    library.put(item(1))
+    library.put(item(2, collections=["SUBBBBBB"]))
+    library.put(item(3, collections=["OTHERCCC"]))
+    sync(project, url, collection="COLLAAAA")
+    assert set(zotero_state.load_state(project).keys) == {"ITEM0001", "ITEM0002"}
+    library.put(item(2, collections=["OTHERCCC"]))
+    summary = sync(project, url, collection="COLLAAAA")
+    assert len(summary.removed) == 1 and "kept in refs.bib" in summary.removed[0]
+
+
+def test_backoff_and_429_are_waited_out_with_the_injected_sleep(zotero: Any, project: Path) -> None:
+    library, url = zotero
+    library.put(item(1))
+    library.busy = 2
+    waits: list[float] = []
+    sync(project, url, waits=waits)
+    # Each 429 said Retry-After 2 and Backoff 3: the longer wait, once, before each new try.
+    assert waits == [pytest.approx(3.0, abs=0.5)] * 2
+    assert len(bibfile.load(project / "refs.bib").works()) == 1
+    assert [status for _, status, _ in library.log][:3] == [429, 429, 200]
+
+
+def test_dry_run_prints_the_summary_and_writes_nothing(
+    zotero: Any, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    library, url = zotero
+    library.put(item(1, title="A <i>sparse</i> schedule @someone #12"))
+    before = files(project)
+    code = main(["--root", str(project), "sync", "zotero", "--user", "1", "--api-url", url, "--dry-run"])
+    out = capsys.readouterr().out
+    assert code == 0 and files(project) == before
+    assert "### New papers (1)" in out and "`A sparse schedule @someone #12`" in out
+
+
+def _notes_library(library: FakeZotero) -> None:
+    library.put(item(1))
+    library.put({"key": "NOTE0001", "itemType": "note", "parentItem": "ITEM0001",
+                 "note": '<h1>Reading</h1><p>Compare with <a href="javascript:alert(1)">this</a> and '
+                         '<a href="https://example.org/x">that</a>.</p><script>alert(2)</script>'})  # fmt: skip
+    library.put({"key": "ATTA0001", "itemType": "attachment", "parentItem": "ITEM0001", "contentType": "application/pdf"})
+    for n, (colour, page) in enumerate((("#ffd400", "3"), ("#ff6666", "5"), ("#5fb236", "7"))):
+        library.put({"key": f"ANNO000{n}", "itemType": "annotation", "parentItem": "ATTA0001",
+                     "annotationType": "highlight", "annotationText": f"Highlighted claim {n}",
+                     "annotationComment": f"comment {n}" if n else "", "annotationColor": colour,
+                     "annotationPageLabel": page, "annotationSortIndex": f"0000{n}|000001|00010"})  # fmt: skip
+
+
+def test_a_note_and_three_highlights_are_written_for_the_paper_page(zotero: Any, project: Path) -> None:
+    library, url = zotero
+    _notes_library(library)
+    (project / "conf" / "zotero.toml").write_text('[highlights]\nyellow = "Key result"\n', encoding="utf-8")
+    sync(project, url)
+    [section] = (project / "docs" / "_zotero").glob("*.txt")
+    text = section.read_text(encoding="utf-8")
+    assert text.startswith("## From Zotero")
+    assert "**Key result** \\(p\\. 3\\)" in text and "Red highlight" in text and "comment 2" in text
+    assert "[that](<https://example.org/x>)" in text
+    assert "javascript" not in text and "alert" not in text and "<" not in text.replace("(<https", "")
+
+
+@pytest.mark.parametrize(
+    ("key", "user", "url", "said"),
+    [
+        ("wrong", "1", None, "refused the key"),
+        (KEY, "2", None, "no library users/2"),
+        (KEY, "1", "http://127.0.0.1:9", "cannot reach the Zotero API"),
+    ],
+)
+def test_a_bad_key_an_unknown_library_or_no_network_is_one_line_and_refs_bib_unchanged(
+    zotero: Any,
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    key: str,
+    user: str,
+    url: str | None,
+    said: str,
+) -> None:
+    library, served = zotero
+    library.put(item(1))
+    (project / "refs.bib").write_text("@misc{mine, title = {Mine}}\n", encoding="utf-8")
+    before = files(project)
+    monkeypatch.setenv("ZOTERO_API_KEY", key)
+    code = main(["--root", str(project), "sync", "zotero", "--user", user, "--api-url", url or served])
+    err = capsys.readouterr().err
+    assert code == 1 and files(project) == before
+    assert err.startswith("readinglist: error: zotero: ") and said in err and err.count("\n") == 1
