@@ -292,7 +292,7 @@ def test_a_library_of_real_entries_builds_without_warnings_and_titles_agree(tmp_
 
 def test_generate_reports_each_changed_entry_once_against_its_line(tmp_path: Path) -> None:
     config = load_config(_project(tmp_path))
-    lines = generate.run(config).lines()
+    lines = generate.run(config).lines(verbose=True)  # -v: each note; a build says how many (test_quiet_build.py)
     at = REFS[: REFS.index("@inproceedings{s,")].count("\n") + 1
     assert [line for line in lines if ": s: " in line] == [
         f"refs.bib:{at}: s: @inproceedings has no booktitle: the bibliography lists it as @misc"

@@ -18,6 +18,7 @@ from ..config import Config
 from ..errors import Code, ReadingListError
 from ..model import Note
 from ..render import registry
+from ..render.links import plural
 from ..render.notes import load_notes
 from ..writer import write_if_changed
 from . import libcache, pagestate, rendercache
@@ -43,17 +44,31 @@ class GenerateReport:
     orphan_notes: tuple[str, ...]
     bibliography: tuple[str, ...] = ()  # entries the bibliography lists under another type, and why
 
-    def lines(self) -> list[str]:
+    def lines(self, verbose: bool = False) -> list[str]:
+        """A summary; ``verbose`` (``-v``) lists every merge, linked version and bibliography note,
+        which every build would otherwise print again (a 1,600-work library: about 300 lines)."""
         if self.library is None:
             return ["inputs unchanged since the last generate: 0 files written"]
-        out = [f"{len(self.library.papers)} papers: {self.written} files written, {self.deleted} stale files removed"]
-        out += _capped("merged", list(self._merges(self.library)))
-        out += _capped("linked", list(self._versions(self.library)))
-        out += _capped("bibliography notes", list(self.bibliography))
+        papers, written, deleted = len(self.library.papers), self.written, self.deleted
+        out = [f"{plural(papers, 'paper')}: {plural(written, 'file')} written, {plural(deleted, 'stale file')} removed"]
+        found = self._found(self.library)
+        if verbose:
+            out += [line for _, lines in found for line in lines]
+        elif any(lines for _, lines in found):
+            out.append(", ".join(_count(len(lines), nouns) for nouns, lines in found if lines) + " (-v lists them)")
         out += [
             f"warning: docs/notes/{name}.md has no paper in refs.bib (kept, not deleted)" for name in self.orphan_notes
         ]
         return out
+
+    def _found(self, library: Library) -> list[tuple[tuple[str, str], list[str]]]:
+        """What a person may want to check, by kind (its noun, one and many): the same at every
+        build until refs.bib changes, so counted unless asked for."""
+        return [
+            (("merged work", "merged works"), list(self._merges(library))),
+            (("group of linked versions", "groups of linked versions"), list(self._versions(library))),
+            (("bibliography note", "bibliography notes"), list(self.bibliography)),
+        ]
 
     @staticmethod
     def _merges(library: Library) -> Iterator[str]:
@@ -73,10 +88,8 @@ class GenerateReport:
                 yield f"linked versions{' of ' + paper.system if paper.system else ''}: {', '.join(group)}"
 
 
-def _capped(kind: str, lines: list[str], shown: int = 20) -> list[str]:
-    """At most ``shown`` lines of one kind; the paper pages show every merge and link."""
-    extra = [f"... and {len(lines) - shown} more {kind} (each shown on its paper's page)"] if len(lines) > shown else []
-    return lines[:shown] + extra
+def _count(n: int, nouns: tuple[str, str]) -> str:
+    return f"{n} {nouns[0] if n == 1 else nouns[1]}"
 
 
 def hand_written_pages(docs: Path, owned: set[str] | None = None) -> list[str]:
