@@ -35,6 +35,24 @@ FRAGMENTS = [
 ]  # fmt: skip
 
 
+# Years as people and reference managers type them (issue 26): only a plausible one is a year.
+HOSTILE_YEARS = [
+    "²⁰²⁰",
+    "6",
+    "99999",
+    "2020a",
+    "MMXX",
+    "٢٠٢٠",
+    "0",
+    "1399",
+    "20201",
+    " 2021 ",
+    "n.d.",
+    "forthcoming",
+    "",
+]
+
+
 def render(markdown: str) -> tuple[nodes.document, str]:
     warnings = io.StringIO()
     doc = publish_doctree(

@@ -17,6 +17,8 @@ import io
 import json
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import replace
+from itertools import cycle
 from pathlib import Path
 
 import pytest
@@ -25,17 +27,18 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from pybtex.database.input.bibtex import Parser as BibParser
 
-from hostile_kit import FRAGMENTS, records_project, sphinx_build
+from hostile_kit import FRAGMENTS, HOSTILE_YEARS, records_project, sphinx_build
 from readinglist.chars import strip_unsafe
 from readinglist.config import load_config
 from readinglist.errors import ReadingListError
-from readinglist.render import registry
+from readinglist.model import Library, Paper, Work
+from readinglist.render import accessors, registry
 from readinglist.render.cite import FORMATS
+from readinglist.render.inputs import Inputs
 from readinglist.site import generate
 from readinglist.site.manifest import read_manifest
 from readinglist.years import EARLIEST, latest, plausible_year
 
-HOSTILE_YEARS = ["²⁰²⁰", "6", "99999", "2020a", "MMXX", "٢٠٢٠", "0", "1399", "20201", " 2021 ", "n.d.", ""]
 TYPES = ["article", "inproceedings", "book", "phdthesis", "misc", "online", "web_page", "proceedings"]
 # Field values as typed: an unbalanced brace makes an entry refs.bib skips, with one line.
 TYPED = st.sampled_from(FRAGMENTS)
@@ -180,7 +183,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int, str, Pat
     found = [{"type": "article", "title": "Sane", "author": "Ann Lee", "journal": "J", "year": "2019"}]
     found += [
         {"type": t, "title": f"Year {y}", "author": "Bo Chen and Cy Diaz", "journal": "J", "year": y, "url": link}
-        for (y, t, link) in zip(HOSTILE_YEARS, TYPES * 2, ["https://x.org/a", "javascript:alert(1)"] * 6, strict=False)
+        for y, t, link in zip(HOSTILE_YEARS, cycle(TYPES), cycle(["https://x.org/a", "javascript:alert(1)"]))
     ]
     root = _project(tmp_path_factory.mktemp("site"), found)
     status, warnings, out = sphinx_build(root)
@@ -226,3 +229,45 @@ def test_no_published_file_holds_the_build_folder_or_a_user_folder(built: tuple[
     assert leaks == []
     records = json.loads((out / "records.json").read_text(encoding="utf-8"))
     assert {s["file"] for r in records for s in r["sources"]} == {"mine.bib", "lib.bib"}
+
+
+# --- the accessors themselves (render/accessors.py)
+
+
+@pytest.mark.parametrize(
+    ("written", "year", "text"),
+    [("2020", 2020, "2020"), (" 2021 ", 2021, "2021"), ("²⁰²⁰", None, ""), ("٢٠٢٠", None, ""), ("6", None, ""),
+     ("99999", None, ""), ("0", None, ""), ("2020a", None, "2020a"), ("MMXX", None, "MMXX"), ("", None, "")],
+)  # fmt: skip
+def test_a_year_is_plausible_or_unknown_and_words_stay_words(written: str, year: int | None, text: str) -> None:
+    work = Work("k", "T", extra=(("year", written),))
+    assert accessors.year_of(replace(work, year=plausible_year(written))) == year
+    assert accessors.year_text(written) == text
+
+
+@given(st.one_of(st.none(), st.integers(), st.sampled_from([6, 0, 1399, 1400, 2020, 99999])))
+def test_year_of_is_always_plausible_or_none(year: int | None) -> None:
+    found = accessors.year_of(Work("k", "T", year=year))
+    assert found is None or EARLIEST <= found <= latest()
+
+
+@pytest.mark.parametrize(
+    ("stored", "published"),
+    [("conf/sources/mine.bib", "conf/sources/mine.bib"), ("mine.bib", "mine.bib"),
+     ("/home/ann/lib/mine.bib", "mine.bib"), ("C:\\Users\\ann\\mine.bib", "mine.bib"), ("~/mine.bib", "mine.bib"),
+     ("../../ann/mine.bib", "mine.bib"), ("conf/../../x/mine.bib", "mine.bib"), ("\\\\share\\mine.bib", "mine.bib")],
+)  # fmt: skip
+def test_a_source_file_is_published_by_its_place_in_the_project_or_its_name(stored: str, published: str) -> None:
+    assert accessors.public_file(stored) == published
+
+
+def test_every_renderer_is_given_plausible_years() -> None:
+    """``Inputs`` normalises its library: a renderer added to the registry cannot see a year 6."""
+    papers = tuple(
+        Paper(Work(f"k{y}", "T", year=y), f"k{y}", (), False, "", (), "", ()) for y in (6, 2019, 99999, None)
+    )
+    library = Library(papers, (), (), {})
+    given_years = [p.work.year for p in Inputs(library, {}, {}, {}, []).library.papers]
+    assert given_years == [None, 2019, None, None]
+    sane = Library(papers[1:2], (), (), {})
+    assert Inputs(sane, {}, {}, {}, []).library is sane  # nothing to change: the same object, caches hold

@@ -18,6 +18,7 @@ from typing import Any
 from ..enrich.starthere import priority_rank, version_sets
 from ..model import Library, Paper
 from ..slugs import RESERVED, hyphenated
+from .accessors import year_of
 from .bibsets import set_links, set_name
 from .cards import version_items
 from .environment import render
@@ -135,7 +136,7 @@ def _queued_groups(library: Library, members: Sequence[Paper], notes: Notes) -> 
     groups = [
         g for g in version_sets(newest_first(list(members))) if group_status(all_versions[g[0].key], notes) == "to-read"
     ]
-    return sorted(groups, key=lambda g: (_rank(g, notes), -(g[0].work.year or 0), g[0].key))
+    return sorted(groups, key=lambda g: (_rank(g, notes), -(year_of(g[0].work) or 0), g[0].key))
 
 
 def _rank(group: Sequence[Paper], notes: Notes) -> float:
@@ -162,7 +163,7 @@ def group_links(groups: Sequence[Sequence[Paper]], reason: Callable[[Sequence[Pa
         item: dict[str, Any] = {
             "doc": f"{PAPERS}/{main.slug}",
             "title": display_title(main),
-            "year": main.work.year or "",
+            "year": year_of(main.work) or "",
             "reason": clean(reason(group)),
         }
         if others:
