@@ -175,6 +175,23 @@ def _check_years(docs: Path) -> None:
     assert all(EARLIEST <= int(a) <= int(b) <= latest() for a, b in spans), spans
 
 
+@settings(
+    max_examples=4,
+    deadline=None,
+    phases=[Phase.explicit, Phase.generate],  # a shrink would build the site many times
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(entries())
+def test_hostile_entries_build_with_no_warning(
+    tmp_path_factory: pytest.TempPathFactory, found: list[dict[str, str]]
+) -> None:
+    """Every page kind through Sphinx with ``-n -W``: the generated Markdown is valid wherever the text lands."""
+    root = _project(tmp_path_factory.mktemp("build"), found)
+    status, warnings, out = sphinx_build(root)
+    assert (status, warnings) == (0, "")
+    assert not [path for path, data in _published(out) if SECRET.encode() in data or str(root).encode() in data]
+
+
 # --- one real build: every page kind through Sphinx with -n -W, and no private path in the site
 
 
