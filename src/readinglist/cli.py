@@ -189,7 +189,9 @@ def _add(args: argparse.Namespace, config: Config) -> int:
 
     records = fetch_all(args.ids, config.root / CACHE_DIR, refresh=args.refresh)
     bib = args.store or config.bib_path
-    report = importer.run_records(records, bib, load_rules(config.identity_path), dry_run=args.dry_run)
+    report = importer.run_records(
+        records, bib, load_rules(config.identity_path), dry_run=args.dry_run, root=config.root
+    )
     print(report)
     return 1 if report.failed else 0
 
