@@ -1,0 +1,203 @@
+"""One person, one author: the ways a list writes a name, joined only on evidence.
+
+Names with one spelling once typography is set aside (accents, case, dots, hyphens, spaces:
+"Yann Le Cun", "Yann LeCun") are one name. Names that merely *can* be one person ("Y. LeCun",
+"Yann LeCun"; "A. J. Smola", "Alex Smola"; "S. Peyton Jones", "Simon L. Peyton Jones": one
+family name, given names that fit, ``store.names.NameParts.fits``) are joined only when their
+papers share something besides the name: a co-author, a venue, or a keyword (a topic the user
+gave). Without it they stay apart, and each says so (``namesakes``): "J. González" (Javier)
+is not "Joseph E. Gonzalez" because both names fit "J.". A group is never joined with a name
+that fits one of its names but not another ("J. Gonzalez" joins Javier or Joseph, not both).
+
+``conf/identity.toml`` has the last word: ``[[same]] authors = [...]`` joins names whatever the
+evidence, ``[[different]] authors = [...]`` keeps them apart whatever it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from ..model import Work
+from ..store.identity import Rules
+from ..store.names import NameParts, name_parts, spelling
+from ..store.nearby import norm
+from .credit import author_id, page_authors
+
+VENUE_FIELDS = ("journal", "journaltitle", "booktitle", "eventtitle")
+# Venues that say where a paper was posted, not where it was accepted: sharing one says nothing.
+POSTED = ("arxiv", "corr", "preprint", "rxiv", "ssrn", "openreview", "submitted")
+NO_EVIDENCE = "no co-author, venue or topic in common"
+# Co-authors written two ways ("V. N. Vapnik", "Vladimir Vapnik") are one once joined: the
+# evidence is weighed again after each round of joins, at most this many rounds.
+ROUNDS = 3
+BUCKET = 200  # names of one family and initial compared pairwise; a larger group is compared by first name only
+
+
+@dataclass(frozen=True)
+class People:
+    """``ids``: every name as written -> its person's id; ``namesakes``: a person's id -> the
+    names that could be theirs but are kept apart, each with why."""
+
+    ids: dict[str, str]
+    namesakes: dict[str, tuple[str, ...]]
+
+
+@dataclass
+class _Spelling:
+    """The names of one spelling and what their papers hold besides the name."""
+
+    names: list[str] = field(default_factory=list)
+    papers: set[int] = field(default_factory=set)
+    around: set[str] = field(default_factory=set)  # "co-author X", "venue X", "topic X"
+
+
+def people(works: Sequence[Work], rules: Rules | None = None) -> People:
+    """Who each name of ``works`` (listed authors and profile owners) is."""
+    rules = rules or Rules()
+    spellings = _spellings(works)
+    parts = {s: name_parts(min(found.names)) for s, found in spellings.items()}
+    join = _Joiner({s: {s} for s in spellings}, parts, rules)
+    for group in rules.same_authors:
+        join.force({spelling(name) for name in group} & spellings.keys())
+    pairs = list(_candidates(parts))
+    apart: list[tuple[str, str, str]] = []
+    for _ in range(ROUNDS):
+        around = {key: join.seen(found.around) for key, found in spellings.items()}
+        scored = sorted((-len(_shared(around[a], around[b], parts[a].family, parts)), a, b) for a, b in pairs)
+        before = len({id(g) for g in join.groups.values()})
+        apart = [(a, b, why) for score, a, b in scored if (why := join.join(a, b) if score else NO_EVIDENCE)]
+        if len({id(g) for g in join.groups.values()}) == before:
+            break
+    ids = _ids(spellings, join)
+    return People(ids, _namesakes(apart, spellings, ids))
+
+
+def _ids(spellings: dict[str, _Spelling], join: _Joiner) -> dict[str, str]:
+    """Each name's person id: the id of its group's fullest name (a whole first name, then the
+    most given names, then the most papers), so that "Y. LeCun" is under "Yann LeCun"."""
+    ids: dict[str, str] = {}
+    for group in {id(g): g for g in join.groups.values()}.values():
+        names = [(name, key) for key in sorted(group) for name in spellings[key].names]
+        best = max(names, key=lambda nk: _fullness(nk[0], len(spellings[nk[1]].papers)))[0]
+        ids.update((name, author_id(best)) for name, _ in names)
+    return ids
+
+
+def _fullness(name: str, papers: int) -> tuple[bool, int, int, str]:
+    given = name_parts(name).given
+    return (bool(given) and not given[0].short, len(given), papers, name)
+
+
+def _namesakes(
+    apart: list[tuple[str, str, str]], spellings: dict[str, _Spelling], ids: dict[str, str]
+) -> dict[str, tuple[str, ...]]:
+    """For each person, the names that fit theirs but are kept apart, and why."""
+    found: dict[str, list[str]] = defaultdict(list)
+    said: set[frozenset[str]] = set()
+    for a, b, why in apart:
+        name_a, name_b = min(spellings[a].names), min(spellings[b].names)
+        if ids[name_a] != ids[name_b] and frozenset((ids[name_a], ids[name_b])) not in said:
+            said.add(frozenset((ids[name_a], ids[name_b])))
+            found[ids[name_a]].append(f"{name_b}: a name that fits, kept apart ({why})")
+            found[ids[name_b]].append(f"{name_a}: a name that fits, kept apart ({why})")
+    return {pid: tuple(dict.fromkeys(notes)) for pid, notes in sorted(found.items())}
+
+
+def _spellings(works: Sequence[Work]) -> dict[str, _Spelling]:
+    found: dict[str, _Spelling] = defaultdict(_Spelling)
+    for i, work in enumerate(works):
+        names = page_authors(work)
+        keys = [spelling(n) or author_id(n) for n in names]
+        context = [f"venue {v}" for v in _venues(work)] + [f"topic {norm(k)}" for k in work.keywords if norm(k)]
+        for name, key in zip(names, keys, strict=True):
+            entry = found[key]
+            if name not in entry.names:
+                entry.names.append(name)
+            entry.papers.add(i)
+            entry.around.update(context, (f"co-author {k}" for k in keys if k != key))
+    return dict(found)
+
+
+def _venues(work: Work) -> Iterable[str]:
+    for name, value in work.extra:
+        venue = norm(value) if name in VENUE_FIELDS else ""
+        if venue and not any(word in venue for word in POSTED):
+            yield venue
+
+
+def _candidates(parts: dict[str, NameParts]) -> Iterable[tuple[str, str]]:
+    """Each two spellings that can be one person (compared within one family and initial)."""
+    buckets: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for key, p in parts.items():
+        if p.given:
+            buckets[(p.family, p.given[0].text[:1])].append(key)
+    for members in buckets.values():
+        for a, b in _pairs(sorted(members), parts):
+            if parts[a].fits(parts[b]):
+                yield a, b
+
+
+def _pairs(members: list[str], parts: dict[str, NameParts]) -> Iterable[tuple[str, str]]:
+    """Every two of a bucket; of a very large one (a thousand "W. Wang"s) only names of one first name."""
+    if len(members) <= BUCKET:
+        return combinations(members, 2)
+    by_first: dict[str, list[str]] = defaultdict(list)
+    for key in members:
+        by_first[parts[key].given[0].text].append(key)
+    return (pair for group in by_first.values() if len(group) <= BUCKET for pair in combinations(group, 2))
+
+
+def _shared(a: set[str], b: set[str], family: str, parts: dict[str, NameParts]) -> set[str]:
+    """What two names' papers have in common besides them: a co-author of another family (a
+    variant of their own name is no evidence), a venue, a topic."""
+    return {e for e in a & b if not (e.startswith("co-author ") and _family(e, parts) == family)}
+
+
+def _family(evidence: str, parts: dict[str, NameParts]) -> str:
+    known = parts.get(evidence.removeprefix("co-author "))
+    return known.family if known else ""
+
+
+@dataclass
+class _Joiner:
+    """Groups of spellings (union-find kept as sets: groups are small), joined under the rules."""
+
+    groups: dict[str, set[str]]
+    parts: dict[str, NameParts]
+    rules: Rules
+
+    def seen(self, around: set[str]) -> set[str]:
+        """``around`` with each co-author named by their group (its first spelling)."""
+        named = (e.removeprefix("co-author ") for e in around)
+        return {f"co-author {min(self.groups[n])}" if n in self.groups else n for n in named}
+
+    def force(self, keys: set[str]) -> None:
+        first, *rest = sorted(keys) or [""]
+        for key in rest:
+            self._merge(first, key)
+
+    def join(self, a: str, b: str) -> str:
+        """Join a's group and b's when every name of one can be every name of the other and the
+        rules do not keep them apart; else why they stay apart."""
+        ga, gb = self.groups[a], self.groups[b]
+        if ga is gb:
+            return ""
+        misfit = next((y for x in ga for y in gb if x != y and not self.parts[x].fits(self.parts[y])), None)
+        if misfit is not None:
+            return "joined with another name that does not fit"
+        if self._split(ga, gb):
+            return "conf/identity.toml keeps them apart"
+        self._merge(a, b)
+        return ""
+
+    def _split(self, ga: set[str], gb: set[str]) -> bool:
+        named = [{spelling(n) for n in group} for group in self.rules.different_authors]
+        return any(group & ga and group & gb for group in named)
+
+    def _merge(self, a: str, b: str) -> None:
+        merged = self.groups[a] | self.groups[b]
+        for key in merged:
+            self.groups[key] = merged
