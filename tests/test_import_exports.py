@@ -4,15 +4,23 @@ macros, clashing keys, implausible years, the full report, exit status and priva
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pybtex.database.input.bibtex import NAME_CHARS
 
 from conftest import FIXTURES
 from readinglist.cli import main
-from readinglist.model import Work
+from readinglist.latex import to_text
+from readinglist.model import ReadResult, Work
 from readinglist.render.bibtypes import type_words
+from readinglist.sources import read_source
+from readinglist.sources.fields import MONTH_MACROS
+from readinglist.sources.warned import Warned
 from readinglist.store import bibfile, importer
 from readinglist.store.report import SHOWN, plural
 
@@ -236,3 +244,66 @@ def test_absolute_paths_stored_before_are_cleaned_and_hand_edits_kept(tmp_path: 
 def test_plural_forms() -> None:
     assert [plural(n, "paper") for n in (0, 1, 2, 1000)] == ["0 papers", "1 paper", "2 papers", "1,000 papers"]
     assert plural(1, "skipped entry", "skipped entries") == "1 skipped entry"
+
+
+# --- the reader, entry by entry -----------------------------------------------------------------------------
+
+
+def _read(tmp_path: Path, text: str) -> ReadResult:
+    path = tmp_path / "lib.bib"
+    path.write_text(text, encoding="utf-8")
+    return read_source(path, "lib.bib")
+
+
+def test_mendeley_reference_manager_web_page_without_a_key(tmp_path: Path) -> None:
+    text = (
+        "@web_page{,\n   author = {Marc Longa},\n   month = {2},\n   title = {Power Demand Forecast},\n"
+        "   url = {https://example.org/forecast},\n   year = {2023},\n}\n"
+    )
+    [record] = _read(tmp_path, text).records
+    assert (record.entry_type, record.url, record.year) == ("online", "https://example.org/forecast", 2023)
+    assert dict(record.fields)["month"] == "February" and dict(record.fields)["entrysubtype"] == "web_page"
+
+
+def test_an_untitled_proceedings_no_paper_uses_is_skipped_as_untitled(tmp_path: Path) -> None:
+    text = "@proceedings{p1, booktitle = {One}, year = {2019}}\n@proceedings{p2, booktitle = {Two}, year = {2020}}\n"
+    result = _read(tmp_path, text)
+    assert not result.records and [(s.line, s.key, s.reason) for s in result.skipped] == [
+        (1, "p1", "the entry has no title"), (2, "p2", "the entry has no title")
+    ]  # fmt: skip
+
+
+def test_a_style_control_entry_is_no_entry(tmp_path: Path) -> None:
+    result = _read(tmp_path, "@IEEEtranBSTCTL{IEEEexample:BSTcontrol, CTLuse_article_number = {yes}}\n")
+    assert (result.records, result.skipped) == ((), ())
+
+
+# LaTeX's own ligatures aside ("!`" is ¡, "--" a dash): text, as LaTeX would typeset it, not markup.
+MACRO_NAMES = st.text(st.sampled_from(NAME_CHARS.translate({ord(c): None for c in "\x7f`-"})), min_size=1, max_size=12)
+MACRO_NAMES = MACRO_NAMES.filter(lambda n: n[0].isalpha() and n.lower() not in MONTH_MACROS)
+
+
+@given(MACRO_NAMES)
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=60)
+def test_an_undefined_macro_is_its_name_as_text_never_markup(tmp_path: Path, name: str) -> None:
+    [record] = _read(tmp_path, f"@article{{k, title = {{T}}, journal = {name}, year = 2020}}\n").records
+    value = dict(record.fields)["journal"]
+    assert to_text(value).replace("ˆ", "^") == name
+    assert not re.search(r"(?<!\\)[$&_%#]", value)  # every LaTeX special escaped
+
+
+KEYS = st.sampled_from(["Chen2008", "chen2008", "Chen2008b", "Scales2015"])
+TITLES = st.sampled_from(["Mining graphs", "Mining Graphs", "Sparse kernels", "Deep nets"])
+
+
+@given(st.lists(st.tuples(KEYS, TITLES), min_size=1, max_size=8))
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=60)
+def test_every_entry_with_a_title_is_read_under_a_key_of_its_own(
+    tmp_path: Path, entries: list[tuple[str, str]]
+) -> None:
+    text = "".join(f"@article{{{key}, title = {{{title}}}, year = {{2020}}}}\n" for key, title in entries)
+    result = _read(tmp_path, text)
+    assert len(result.records) == len(entries)
+    keys = [r.key.lower() for r in result.records]
+    assert len(set(keys)) == len(keys)
+    assert not [s for s in result.skipped if not isinstance(s, Warned)]

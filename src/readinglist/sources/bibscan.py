@@ -171,7 +171,14 @@ class Scanner(BoundedValues, LowLevelParser):  # type: ignore[misc]
         self.pos = pos
 
 
-_LATEX_SPECIALS = {"_": r"\_", "&": r"\&", "$": r"\$", "^": r"\^{}", "~": r"\~{}", "\\": r"\textbackslash{}"}
+_LATEX_SPECIALS = {
+    "_": r"\_",
+    "&": r"\&",
+    "$": r"\$",
+    "^": r"\textasciicircum{}",
+    "~": r"\textasciitilde{}",
+    "\\": r"\textbackslash{}",
+}
 
 
 def macro_text(name: str) -> str:

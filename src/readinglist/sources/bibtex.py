@@ -32,7 +32,7 @@ from .warned import Warned
 
 KIND = "bibtex"
 MAX_INHERITANCE = 8  # crossref/xdata levels followed (biblatex needs two; a hostile chain must not recurse deep)
-_ENTRY_START = re.compile(r"^[ \t]*@[ \t]*[A-Za-z]+[ \t]*[{(]", re.M)
+_ENTRY_START = re.compile(r"^[ \t]*@[ \t]*[A-Za-z][\w-]*[ \t]*[{(]", re.M)  # @web_page{ too
 _ET_AL = re.compile(r"^(?:others|\{?et\.?[\s~]+al\.?\}?)$", re.I)
 _TRAILING_ET_AL = re.compile(r"[\s,~]+et[\s~]+al\.?$", re.I)
 _ARXIV_IN_TEXT = re.compile(r"\barXiv:(\d{4}\.\d{4,5}(?:v\d+)?)\b", re.I)
@@ -119,6 +119,7 @@ def _resolved(entries: list[RawEntry]) -> list[tuple[RawEntry, dict[str, str]]]:
     own = {e.key.lower(): (e, {n.lower(): v for n, v in e.fields}) for e in entries if e.key}
     targets = {fields["crossref"].strip().lower() for _, fields in own.values() if "crossref" in fields}
     implicit = _file_header(own)
+    targets |= {implicit} if implicit else set()
     out = []
     for entry in entries:
         entry_type = standard_type(entry.type)
@@ -144,12 +145,11 @@ def _file_header(own: dict[str, tuple[RawEntry, dict[str, str]]]) -> str:
 
 
 def _header(entry: RawEntry, entry_type: str, fields: dict[str, str], targets: set[str]) -> bool:
-    """A proceedings (or collection) that its papers' crossref names, or a proceedings without a
-    title (PMLR's ``@Proceedings{CoRL-2019, booktitle = ...}``): the papers' venue, not a paper."""
-    if entry_type in biblatex.CONTAINERS and not fields.get("title", "").strip():
-        return True
-    targeted = entry.key.lower() in targets
-    return targeted and (entry_type in biblatex.CONTAINERS or not fields.get("title", "").strip())
+    """A proceedings that its papers' crossref names (or the file's one title-less header, PMLR's
+    ``@Proceedings{CoRL-2019, booktitle = ...}``), or a title-less collection they name: the
+    papers' venue, not a paper. Any other entry without a title is skipped as one."""
+    untitled = not fields.get("title", "").strip()
+    return entry.key.lower() in targets and (entry_type in biblatex.CONTAINERS or untitled)
 
 
 def _inherited(
