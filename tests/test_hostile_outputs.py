@@ -11,6 +11,7 @@ Each builds or fails with one line.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import gzip
 import io
@@ -288,3 +289,20 @@ def test_every_renderer_is_given_plausible_years() -> None:
     assert given_years == [None, 2019, None, None]
     sane = Library(papers[1:2], (), (), {})
     assert Inputs(sane, {}, {}, {}, []).library is sane  # nothing to change: the same object, caches hold
+
+
+DIGIT_TESTS = {"isdigit", "isnumeric", "isdecimal"}  # each takes "²⁰²⁰" for digits; int() then refuses it
+
+
+def test_no_output_reads_a_year_by_its_own_rule() -> None:
+    """The regression's shape (``fields["year"].isdigit()``, then ``int()``) is left to the accessors."""
+    package = Path(accessors.__file__).resolve().parents[1]
+    found = [
+        f"{path.relative_to(package)}:{node.lineno}"
+        for folder in ("render", "site")
+        for path in sorted((package / folder).rglob("*.py"))
+        if path.name != "accessors.py"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute) and node.attr in DIGIT_TESTS
+    ]
+    assert found == []
