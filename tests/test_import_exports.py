@@ -307,3 +307,18 @@ def test_every_entry_with_a_title_is_read_under_a_key_of_its_own(
     keys = [r.key.lower() for r in result.records]
     assert len(set(keys)) == len(keys)
     assert not [s for s in result.skipped if not isinstance(s, Warned)]
+
+
+def test_private_free_names_each_stored_path_without_its_folders(tmp_path: Path) -> None:
+    from readinglist.model import SourceRef
+    from readinglist.store.provenance import private_free
+
+    root = tmp_path / "list"
+    files = [f"{root}/conf/sources/a.bib", "/home/ann/lib.bib", "/home/bob/lib.bib", r"C:\Users\ann\x.bib",
+             "../up/y.bib", "~/z.bib", "conf/sources/kept.bib", "arXiv:2101.00001"]  # fmt: skip
+    work = Work("k", "T", sources=tuple(SourceRef(f, 5) for f in files))
+    assert [s.file for s in private_free(work, root).sources] == [
+        "conf/sources/a.bib", "lib.bib", "x.bib", "y.bib", "z.bib", "conf/sources/kept.bib", "arXiv:2101.00001"
+    ]  # fmt: skip
+    clean = Work("k", "T", sources=(SourceRef("mine.bib", 1),))
+    assert private_free(clean, root) is clean

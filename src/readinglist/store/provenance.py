@@ -51,7 +51,8 @@ def source_label(path: Path, root: Path) -> str:
 def private_free(work: Work, root: Path) -> Work:
     """``work`` with every source path that is absolute (or climbs out with ``..``) made private-free,
     as ``source_label`` would have named it; the same ``work`` when there is none."""
-    sources = tuple(replace(s, file=_stored_label(s.file, root)) for s in work.sources)
+    # Two paths that name one file name (~/a/lib.bib:5, ~/b/lib.bib:5) are one source now: kept once.
+    sources = tuple(dict.fromkeys(replace(s, file=_stored_label(s.file, root)) for s in work.sources))
     return work if sources == work.sources else replace(work, sources=sources)
 
 
