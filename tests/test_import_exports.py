@@ -322,3 +322,14 @@ def test_private_free_names_each_stored_path_without_its_folders(tmp_path: Path)
     ]  # fmt: skip
     clean = Work("k", "T", sources=(SourceRef("mine.bib", 1),))
     assert private_free(clean, root) is clean
+
+
+def test_no_reader_lets_an_implausible_year_through() -> None:
+    from readinglist.model import RawRecord, SourceRef
+    from readinglist.sources import plausible_years
+
+    records = tuple(RawRecord(SourceRef("dump.txt", n), title="T", year=year) for n, year in ((1, 6), (4, 2019)))
+    result = plausible_years(ReadResult(records))
+    assert [r.year for r in result.records] == [None, 2019]
+    [warning] = result.skipped
+    assert isinstance(warning, Warned) and warning.render().startswith("dump.txt:1: (no key): the year 6 is not")

@@ -13,12 +13,14 @@ name per item, so it must not be braced whole again.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
 from ..errors import Code, ReadingListError
 from ..model import RawRecord, ReadResult
-from . import arxiv_listing, author_pairs, bibtex, csljson
+from ..years import EARLIEST, latest, plausible_year
+from . import arxiv_listing, author_pairs, bibtex, csljson, warned
 from .bounds import bounded
 from .text import binary_data, read_text_and_nul
 
@@ -54,7 +56,7 @@ def _read(path: Path, label: str) -> tuple[Reader, ReadResult]:
         if reader.looks_like(head, path):
             if nul is not None and reader.KIND not in LATEX_KINDS:
                 raise binary_data(label, nul)  # in a text dump a NUL means a binary file; in a .bib, one bad byte
-            return reader, bounded(reader.read_string(text, label))
+            return reader, plausible_years(bounded(reader.read_string(text, label)))
     line = next((n for n, text in enumerate(head.split("\n"), 1) if text.strip()), 1)
     raise ReadingListError(
         "not a bibliography file: expected BibTeX/BibLaTeX ('@type{key, ...}' entries), CSL-JSON (a JSON list), "
@@ -65,6 +67,22 @@ def _read(path: Path, label: str) -> tuple[Reader, ReadResult]:
     )
 
 
+def plausible_years(result: ReadResult) -> ReadResult:
+    """``result`` with each year outside 1400..next year unknown, and a warning with its line.
+
+    The BibTeX and CSL-JSON readers say so themselves (they know the year as written); this
+    catches every other reader's, so no record leaves ``sources`` with an implausible year.
+    """
+    bad = [r for r in result.records if r.year is not None and plausible_year(r.year) is None]
+    if not bad:
+        return result
+    why = "the year {} is not between {} and {}: read as unknown"
+    notes = [warned.Warned(r.source.file, r.source.line, r.key, why.format(r.year, EARLIEST, latest())) for r in bad]
+    ids = {id(r) for r in bad}
+    records = tuple(replace(r, year=None) if id(r) in ids else r for r in result.records)
+    return ReadResult(records, tuple(sorted((*result.skipped, *notes), key=lambda s: s.line)))
+
+
 def read_dump(path: Path, label: str | None = None) -> list[RawRecord]:
     """The records of ``read_source`` (compatibility: the profile dumps' former entry point).
 
@@ -72,8 +90,9 @@ def read_dump(path: Path, label: str | None = None) -> list[RawRecord]:
     which the import uses, skips it and reads the rest.
     """
     reader, result = _read(path, label or str(path))
-    if reader.KIND not in LATEX_KINDS and result.skipped:
-        first = result.skipped[0]
+    skipped = warned.split(result.skipped)[0]
+    if reader.KIND not in LATEX_KINDS and skipped:
+        first = skipped[0]
         raise ReadingListError(first.reason, first.file, first.line, code=Code.BAD_DUMP)
     return list(result.records)
 
