@@ -16,6 +16,7 @@ import pytest
 
 from readinglist.cli import main
 from readinglist.config import load_config
+from readinglist.enrich import topicnames
 from readinglist.enrich.suggest import focus_text, suggest
 from readinglist.enrich.taxonomy import load_taxonomy
 from readinglist.enrich.topics import assign_topics
@@ -185,3 +186,57 @@ def test_the_first_import_into_inits_topics_points_to_suggest(
 def test_a_library_with_nothing_shared_gets_general_alone() -> None:
     works = [Work(key="a", title="Lattice gauge theory"), Work(key="b", title="Sourdough fermentation")]
     assert suggest(works).topics == (suggest([]).topics[0],)
+
+
+EVERYDAY = {
+    "crowd": [
+        "Crowd counting with local density maps",
+        "Local crowd counting from synthetic data",
+        "Crowd counting for drone views of a city",
+        "A data system for crowd counting",
+        "Crowd counting under heavy occlusion",
+    ],
+    "compilers": [
+        "Loop fusion in a tensor compiler",
+        "A local register allocator for a tensor compiler",
+        "Tensor compiler passes for vector units",
+        "Data layout search in a tensor compiler",
+        "Autotuning schedules of a tensor compiler",
+    ],
+    "galaxies": [
+        "Galaxy rotation curves in the local universe",
+        "Galaxy cluster lensing and dark matter",
+        "A data system for galaxy survey spectra",
+        "Galaxy mergers and dark matter halos",
+        "Dark matter in dwarf galaxy satellites",
+    ],
+}
+
+
+def test_everyday_words_are_no_keywords_and_a_shared_phrase_names_the_topic() -> None:
+    works = [Work(key=f"{n}{i}", title=t, year=2020) for n, titles in EVERYDAY.items() for i, t in enumerate(titles)]
+    topics = suggest(works).topics[1:]
+    keywords = {k for t in topics for k in t.keywords}
+    assert keywords and not {"local", "data", "system", "universe"} & keywords  # zipf 4.8 and more
+    assert all(not topicnames.general(k) for k in keywords)
+    titles = {t.title for t in topics}
+    assert any(t.startswith("Crowd counting") for t in titles), titles
+    assert any(t.startswith("Tensor compiler") for t in titles), titles
+    assert all("local" not in t.lower() and "data" not in t.lower() for t in titles), titles
+
+
+def test_a_name_is_spelled_as_the_titles_spell_it() -> None:
+    titles = ["Scene Text Detection in the Wild", "Detection of small text", "How to detect text", "Text spotting"]
+    assert topicnames.spelled("detect", titles) == "detection"
+    assert topicnames.spelled("text detection", titles) == "text detection"
+    assert topicnames.spelled("fusionstitching", ["FusionStitching: deep fusion", "FusionStitching for DL"]) == (
+        "FusionStitching"
+    )
+    assert topicnames.spelled("cnn", ["Pruning CNNs", "Fast CNNs", "Pruning a CNN"]) == "CNNs"
+
+
+def test_a_phrase_names_before_its_words_and_no_word_twice() -> None:
+    support = {"crowd": (4, 1.0), "counting": (4, 1.0), "crowd counting": (4, 1.0), "drone": (2, 1.0)}
+    assert topicnames.name_terms(support, 5) == ["crowd counting", "drone"]
+    lone = {"crowd": (1, 1.0), "drone": (1, 1.0)}  # nothing two works share: no name from one work's words
+    assert topicnames.name_terms(lone, 5) == []

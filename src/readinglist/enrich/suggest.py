@@ -22,6 +22,7 @@ from ..latex import to_text
 from ..model import Topic, Work
 from .similarity import RESEARCH_STOP_WORDS
 from .taxonomy import RESERVED_IDS
+from .topicnames import MAX_NAME_TERMS, general, name_terms, spelled
 from .venues import VENUE_FIELDS, venue_of
 
 if TYPE_CHECKING:
@@ -53,17 +54,35 @@ class Suggestion:
 def suggest(works: list[Work]) -> Suggestion:
     works = sorted(works, key=lambda w: w.key)  # the same draft whatever order refs.bib is in
     focus = [focus_text(w) for w in works]
-    labels = clusters([_cluster_text(w) for w in works])
-    topics: list[Topic] = []
-    sizes: list[int] = []
+    texts = [_cluster_text(w) for w in works]
     taken = {GENERAL.id, *RESERVED_IDS}  # ids the draft may not use again
+    found = _cluster_topics(works, texts, focus, list(range(len(works))), taken)
+    # The works no keyword of those topics names would all land in General: their own clusters
+    # are topics too (security papers among PL ones, physics among ML ones).
+    left = [i for i in range(len(works)) if not any(_names(t, texts[i].lower()) for t, _ in found)]
+    if len(left) >= 2 * MIN_CLUSTER:
+        found += _cluster_topics(works, texts, focus, left, taken)
+    return Suggestion((GENERAL, *(t for t, _ in found)), tuple(n for _, n in found))
+
+
+def _cluster_topics(
+    works: list[Work], texts: list[str], focus: list[str], among: list[int], taken: set[str]
+) -> list[tuple[Topic, int]]:
+    """A topic for each cluster of the works ``among``, biggest first, with its size."""
+    labels = clusters([texts[i] for i in among])
+    out = []
     for label in sorted(set(labels) - {-1}, key=lambda c: (-labels.count(c), c)):
-        members = {i for i, c in enumerate(labels) if c == label}
-        keywords = pick_keywords(members, focus)
+        members = {among[j] for j, c in enumerate(labels) if c == label}
+        found = _candidates(members, focus)
+        keywords = pick_keywords(members, found)
         if keywords:
-            topics.append(_topic(keywords, [works[i] for i in sorted(members)], taken))
-            sizes.append(len(members))
-    return Suggestion((GENERAL, *topics), tuple(sizes))
+            named = name_terms({t: (len(d & members), _precision(d, members)) for t, d in found.items()}, len(members))
+            out.append((_topic(keywords, named, [works[i] for i in sorted(members)], taken), len(members)))
+    return out
+
+
+def _names(topic: Topic, text: str) -> bool:
+    return any(re.search(rf"\b{re.escape(k)}", text) for k in topic.keywords)
 
 
 def focus_text(work: Work) -> str:
@@ -117,9 +136,11 @@ def _tfidf(texts: list[str]) -> tuple[csr_matrix | None, list[int]]:
     return (matrix[kept] if kept else None), kept
 
 
-def pick_keywords(members: set[int], focus: list[str]) -> tuple[str, ...]:
-    """Terms mostly of ``members``' titles and keywords, picked while each places more of them."""
-    found = _candidates(members, focus)
+def pick_keywords(members: set[int], found: dict[str, set[int]]) -> tuple[str, ...]:
+    """Terms mostly of ``members``' titles and keywords (``found``: each with the works it
+    matches), picked while each places more of them; a word of everyday English ("local",
+    "theory") only inside a phrase ("type theory")."""
+    found = {t: docs for t, docs in found.items() if not general(t)}
     chosen: list[str] = []
     placed: set[int] = set()
     while len(chosen) < MAX_KEYWORDS:
@@ -163,13 +184,15 @@ def _stop_words() -> frozenset[str]:
     return frozenset(ENGLISH_STOP_WORDS | RESEARCH_STOP_WORDS)
 
 
-def _topic(keywords: tuple[str, ...], works: list[Work], taken: set[str]) -> Topic:
-    title = ", ".join(keywords[:3])
+def _topic(keywords: tuple[str, ...], named: list[str], works: list[Work], taken: set[str]) -> Topic:
+    titles = [to_text(w.title) for w in works]
+    title = ", ".join(spelled(t, titles) for t in named or keywords[:MAX_NAME_TERMS])
     venues = Counter(found[0].name for w in works if (found := venue_of(w)))
     said = f"{len(works)} works of this library that name {', '.join(keywords[:5])}"
     if venues:
         said += "; venues: " + ", ".join(name for name, _ in venues.most_common(3))
-    return Topic(_unique_id(keywords, taken), title[:1].upper() + title[1:], f"Suggested from {said}.", (), keywords)
+    topic_id = _unique_id(tuple(named) or keywords, taken)
+    return Topic(topic_id, title[:1].upper() + title[1:], f"Suggested from {said}.", (), keywords)
 
 
 def _unique_id(keywords: tuple[str, ...], taken: set[str]) -> str:
