@@ -68,10 +68,12 @@ class FakeZotero:
         if what == "deleted":
             return 200, head, {"items": [k for k, v in self.deleted.items() if v > since], "collections": []}
         if what == "collections":
-            found = [{"key": k, "data": {"key": k, "parentCollection": p or False}} for k, p in self.collections.items()]
+            found: list[dict[str, Any]] = [
+                {"key": k, "data": {"key": k, "parentCollection": p or False}} for k, p in self.collections.items()
+            ]
             return self._page(found, query, head, base, path)
         if what == "items":
-            found = sorted((o for o in self.objects.values() if o["version"] > since), key=lambda o: o["key"])
+            found = sorted((o for o in self.objects.values() if o["version"] > since), key=lambda o: str(o["key"]))
             return self._page(found, query, head, base, path)
         return 404, {}, "Not found"
 
@@ -89,12 +91,13 @@ class FakeZotero:
 @pytest.fixture
 def zotero() -> Iterator[tuple[FakeZotero, str]]:
     library = FakeZotero()
+    where: dict[str, str] = {}  # the server's own address, for its Link headers
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:
             parts = urlsplit(self.path)
             query = {k: v[0] for k, v in parse_qs(parts.query).items()}
-            base = f"http://127.0.0.1:{self.server.server_address[1]}"
+            base = where["base"]
             with library.lock:
                 status, head, body = library.answer(parts.path, query, self.headers, base)
                 library.log.append((parts.path, status, len(body) if isinstance(body, list) else 0))
@@ -110,9 +113,10 @@ def zotero() -> Iterator[tuple[FakeZotero, str]]:
             pass
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    where["base"] = f"http://127.0.0.1:{server.server_port}"
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        yield library, f"http://127.0.0.1:{server.server_address[1]}"
+        yield library, where["base"]
     finally:
         server.shutdown()
         server.server_close()
@@ -221,9 +225,7 @@ def test_prune_removes_the_deleted_items(zotero: Any, project: Path) -> None:
     assert "ITEM0004" not in zotero_state.load_state(project).keys
 
 
-def test_a_collection_and_its_subcollections_only_and_items_moved_out_are_reported(
-    zotero: Any, project: Path
-) -> None:
+def test_a_collection_and_its_subcollections_only_and_items_moved_out_are_reported(zotero: Any, project: Path) -> None:
     library, url = zotero
     library.collections = {"COLLAAAA": "", "SUBBBBBB": "COLLAAAA", "OTHERCCC": ""}
     library.put(item(1))
@@ -265,7 +267,7 @@ def _notes_library(library: FakeZotero) -> None:
     library.put({"key": "NOTE0001", "itemType": "note", "parentItem": "ITEM0001",
                  "note": '<h1>Reading</h1><p>Compare with <a href="javascript:alert(1)">this</a> and '
                          '<a href="https://example.org/x">that</a>.</p><script>alert(2)</script>'})  # fmt: skip
-    library.put({"key": "ATTA0001", "itemType": "attachment", "parentItem": "ITEM0001", "contentType": "application/pdf"})
+    library.put({"key": "ATTA0001", "itemType": "attachment", "parentItem": "ITEM0001"})
     for n, (colour, page) in enumerate((("#ffd400", "3"), ("#ff6666", "5"), ("#5fb236", "7"))):
         library.put({"key": f"ANNO000{n}", "itemType": "annotation", "parentItem": "ATTA0001",
                      "annotationType": "highlight", "annotationText": f"Highlighted claim {n}",

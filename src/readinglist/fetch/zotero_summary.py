@@ -16,10 +16,11 @@ from ..model import RawRecord, Work
 from ..sources.zotero_items import item_key_of
 from ..store import fields
 from ..store.records import to_work
-from ..store.report import ImportReport
+from ..store.report import ImportReport, plural
 
 _ADDITION = re.compile(r"^(?P<key>\S+) from (?P<file>.+):\d+$")
 _VERSION = re.compile(r"^linked (?P<file>.+):\d+ as a version of (?P<of>\S+)")
+_RENAMED = re.compile(r":\d+: key .+; stored as \S+$")  # store.records.choose_key: the source's key was not kept
 IGNORED = frozenset({"provenance", "keywords"})  # provenance always differs; tags are merged, not replaced
 
 
@@ -37,6 +38,7 @@ class Summary:
     imported: list[str] = field(default_factory=list)  # the importer's own report
     written: list[str] = field(default_factory=list)
     failed: bool = False
+    added: dict[str, str] = field(default_factory=dict)  # Zotero item key -> the citation key it was given
 
     @property
     def up_to_date(self) -> bool:
@@ -45,8 +47,9 @@ class Summary:
     def lines(self) -> list[str]:
         state = "dry run: nothing written" if self.dry_run else f"{len(self.written)} files written"
         if self.up_to_date:
-            return [f"Zotero library {self.library} is up to date ({self.requests_made} request, nothing written)"]
-        lines = [f"Zotero sync of {self.library} ({self.requests_made} requests; {state})", ""]
+            asked = plural(self.requests_made, "request")
+            return [f"Zotero library {self.library} is up to date ({asked}, nothing written)"]
+        lines = [f"Zotero sync of {self.library} ({plural(self.requests_made, 'request')}; {state})", ""]
         for title, items in (
             ("New papers", self.new),
             ("Changed upstream (refs.bib keeps its own values; fields it lacked are filled in)", self.changed),
@@ -60,11 +63,16 @@ class Summary:
         return [*lines, "### Import", "", *self.imported]
 
     def note_children(self, before: Mapping[str, set[str]], after: Any, keys: Mapping[str, str]) -> None:
-        """Items with highlights they did not have before this sync."""
+        """Items with notes or highlights they did not have before this sync (after ``note_import``,
+        which names the new items' keys)."""
         for item, entry in sorted(after.items.items()):
-            fresh = set(entry.get("highlights", {})) - before.get(item, set())
-            if fresh:
-                self.children.append(f"{_code(keys.get(item, item))}: {len(fresh)} new highlights")
+            fresh = [
+                len(set(entry.get(kind, {})) - before.get(f"{kind}:{item}", set())) for kind in ("notes", "highlights")
+            ]
+            said = [plural(n, what) for n, what in zip(fresh, ("new note", "new highlight"), strict=True) if n]
+            if said:
+                key = keys.get(item) or self.added.get(item) or item
+                self.children.append(f"{_code(key)}: {', '.join(said)}")
 
     def note_changes(self, records: Sequence[RawRecord], keys: Mapping[str, str], stored: Mapping[str, Work]) -> None:
         """Items already in refs.bib whose fields changed upstream, and keys Better BibTeX renamed."""
@@ -86,12 +94,13 @@ class Summary:
             record = by_file.get(match["file"]) if match else None
             if match and record:
                 self.new.append(f"{_code(match['key'])}: {_code(record.title)}")
+                self.added[item_key_of(match["file"])] = match["key"]
         for note in report.notes:
             version = _VERSION.match(note)
             if version:
                 record = by_file.get(version["file"])
                 self.versions.append(f"{_code(record.title if record else '')} is a version of {_code(version['of'])}")
-            elif "stored as" in note:
+            elif _RENAMED.search(note):
                 self.keys.append(_code(note))
 
     def note_removed(

@@ -71,13 +71,13 @@ def run(config: Config, options: Options) -> Summary:
         summary.requests_made = client.requests
         return summary
     old_children = _snapshot(children)
-    records, skipped, removed = _sort(fetched, state, children, options.library, summary)
-    summary.note_children(old_children, children, state.keys)
+    records, skipped, removed = _sort(fetched, state, children, options.library)
     stored = _stored_works(config.bib_path)
     summary.note_changes(records, state.keys, stored)
     report = importer.run_records(records, config.bib_path, load_rules(config.identity_path), dry_run=options.dry_run,
                                   skipped=tuple(skipped))  # fmt: skip
     summary.note_import(report, {r.source.file: r for r in records})
+    summary.note_children(old_children, children, state.keys)
     summary.note_removed(removed, state.keys, stored, options.prune)
     if not options.dry_run and not report.failed:
         _finish(config, options, state, children, colours, fetched.version, removed, summary)
@@ -128,7 +128,7 @@ def _scope(client: Client, collection: str) -> frozenset[str]:
 
 
 def _sort(
-    fetched: Fetched, state: zotero_state.State, children: zotero_state.Children, library: str, summary: Summary
+    fetched: Fetched, state: zotero_state.State, children: zotero_state.Children, library: str
 ) -> tuple[list[RawRecord], list[Skip], list[str]]:
     """Records of the works in scope; children filed under their items; the item keys removed."""
     records, skipped, removed = [], [], []
@@ -244,7 +244,8 @@ def _stored_works(bib_path: Path) -> dict[str, Any]:
 
 
 def _snapshot(children: zotero_state.Children) -> dict[str, set[str]]:
-    return {item: set(entry.get("highlights", {})) for item, entry in children.items.items()}
+    """The keys of each item's notes and highlights before the sync (``notes:ITEM``, ``highlights:ITEM``)."""
+    return {f"{kind}:{item}": set(entry.get(kind, {})) for item, entry in children.items.items() for kind in entry}
 
 
 def _list(value: Any) -> list[Any]:

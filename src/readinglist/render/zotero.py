@@ -167,7 +167,10 @@ class _Blocks(HTMLParser):
         if tag == "a":
             href = self.hrefs.pop() if self.hrefs else ""
             core = f"[{core}](<{href}>)" if SAFE_URL.match(href) else core
-        else:
+        elif core[0].isalnum() and core[-1].isalnum():
+            # CommonMark opens or closes emphasis beside punctuation (an escaped "\<") only
+            # when a space or punctuation is on the other side: "0*\<x\>*" shows its stars.
+            # Emphasis around letters and digits always holds; any other stays plain text.
             mark = "*" if tag == "em" else "**"
             core = f"{mark}{core}{mark}"
         return lead + core + tail

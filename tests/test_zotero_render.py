@@ -1,0 +1,148 @@
+"""The "From Zotero" section (render/zotero.py) and the item table (sources/zotero_items.py).
+
+A note's HTML is untrusted: whatever it holds, the section's MyST parses to paragraphs,
+emphasis, lists, headings and http(s) links only, never raw HTML, a role, a directive, math or
+a ``javascript:`` link (a hypothesis property over hostile fragments).
+"""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from typing import Any
+
+from docutils import nodes
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hostile_kit import FRAGMENTS, render
+from readinglist.render.escape import clean
+from readinglist.render.zotero import highlight_md, note_md, sanitise, section
+from readinglist.sources.zotero_items import extra_fields, item_key_of, source_file, to_record
+
+HTML = [
+    "<p>", "</p>", "<em>", "</em>", "<strong>", "</strong>", "<ul>", "</ul>", "<ol>", "</ol>", "<li>", "</li>",
+    '<a href="https://example.org/a?b=1&amp;c=2">', '<a href="javascript:alert(1)">', '<a href="JaVaScRiPt:x">',
+    '<a href=" javascript:x">', '<a href="data:text/html,x">', '<a href="https://x.org/<script>">', "</a>",
+    "<script>alert(1)</script>", "<style>p{}</style>", '<img src=x onerror="alert(2)">', "<iframe src=x>",
+    '<span style="x">', "</span>", "<h1>", "</h1>", "<pre>", "</pre>", "<code>", "</code>", "<br>", "<!-- c -->",
+    "<![CDATA[x]]>", "&lt;script&gt;", "&#106;avascript:", "{raw}`<b>x</b>`", "```{raw} html", ":::{include} x",
+]  # fmt: skip
+ALLOWED_NODES = (
+    nodes.document, nodes.section, nodes.title, nodes.subtitle, nodes.paragraph, nodes.Text, nodes.emphasis,
+    nodes.strong, nodes.bullet_list, nodes.enumerated_list, nodes.list_item, nodes.reference,
+)  # fmt: skip
+hostile = st.lists(st.one_of(st.sampled_from(HTML + FRAGMENTS), st.text(max_size=12)), max_size=14).map("".join)
+
+
+def _check(markdown: str) -> None:
+    doc, warnings = render(f"# Paper\n\n{markdown}")  # under the page's title, as it is included
+    assert warnings == ""
+    for node in doc.findall():
+        assert isinstance(node, ALLOWED_NODES), (type(node).__name__, markdown)
+        if isinstance(node, nodes.reference):
+            assert node["refuri"].startswith(("https://", "http://")), markdown
+    assert "javascript:" not in "".join(n.astext().lower() for n in doc.findall(nodes.reference))
+
+
+@settings(max_examples=300, deadline=None)
+@given(note=hostile, said=hostile, comment=hostile, page=st.text(max_size=8), colour=st.text(max_size=8))
+def test_no_note_or_highlight_puts_markup_on_the_page(
+    note: str, said: str, comment: str, page: str, colour: str
+) -> None:
+    mark = {"text": said, "comment": comment, "color": colour, "page": page, "sort": "1"}
+    _check(section({"notes": {"N": note}, "highlights": {"A": mark}}, {colour.lower(): comment}))
+
+
+@settings(max_examples=200, deadline=None)
+@given(note=hostile)
+def test_a_notes_text_reaches_the_page_as_the_sanitised_html_says_it(note: str) -> None:
+    shown = note_md(note)
+    doc, _ = render(f"# Paper\n\n{shown}")
+    visible = " ".join(doc.astext().removeprefix("Paper").split())
+    texts: list[str] = []
+    parser = _Text(texts)
+    parser.feed(sanitise(note))
+    parser.close()
+    assert visible == clean("".join(texts))
+
+
+class _Text(HTMLParser):
+    """The text of sanitised HTML, a space where a block (paragraph, list, item) starts or ends."""
+
+    def __init__(self, texts: list[str]) -> None:
+        super().__init__(convert_charrefs=True)
+        self.texts = texts
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.texts.append(" " if tag in ("p", "li", "ul", "ol") else "")
+
+    def handle_endtag(self, tag: str) -> None:
+        self.handle_starttag(tag, [])
+
+    def handle_data(self, data: str) -> None:
+        self.texts.append(data)
+
+
+def test_a_note_keeps_its_paragraphs_emphasis_lists_and_safe_links() -> None:
+    html = (
+        '<div data-schema-version="9"><h1>Reading</h1><p>Read <strong>this</strong> and <em>that</em>, '
+        '<a href="https://example.org/p">the paper</a>, not <a href="javascript:alert(1)">this</a>.</p>'
+        "<ol><li>first</li><li>second<ul><li>inner</li></ul></li></ol></div>"
+    )
+    assert note_md(html).split("\n\n") == [
+        "Reading",
+        "Read **this** and *that*\\, [the paper](<https://example.org/p>)\\, not this\\.",
+        "1. first\n1. second\n   - inner",
+    ]
+
+
+def test_a_highlight_says_what_its_colour_stands_for_and_its_page() -> None:
+    mark: dict[str, Any] = {"text": "3x faster", "comment": "", "color": "#FFD400", "page": "12"}
+    assert highlight_md(mark, {"yellow": "Key result"}) == "- **Key result** \\(p\\. 12\\): “3x faster”"
+    assert highlight_md({**mark, "color": "#123456"}, {}) == "- **\\#123456 highlight** \\(p\\. 12\\): “3x faster”"
+    assert highlight_md({"text": "", "comment": ""}, {}) == ""  # an image or ink annotation: nothing to say
+    assert section({"notes": {}, "highlights": {}}, {}) == ""
+
+
+def test_an_item_becomes_a_record_by_the_table() -> None:
+    data = {
+        "key": "ABCD2345",
+        "itemType": "conferencePaper",
+        "title": "Sparse <i>attention</i> at scale",
+        "creators": [
+            {"creatorType": "author", "firstName": "Ann", "lastName": "Lee"},
+            {"creatorType": "author", "name": "Example Consortium"},
+            {"creatorType": "editor", "firstName": "Bo", "lastName": "Chen"},
+        ],
+        "abstractNote": "We study attention.",
+        "proceedingsTitle": "Proceedings of Examples",
+        "date": "2021-06-14",
+        "DOI": "https://doi.org/10.1234/ABC.5",
+        "pages": "1-10",
+        "publisher": "ACM",
+        "extra": "Citation Key: lee2021sparse\narXiv: 2101.00001v2\ntex.note: x",
+        "tags": [{"tag": "attention"}, {"tag": "sparsity"}],
+    }
+    record = to_record({"key": "ABCD2345", "data": data}, "groups/7")
+    assert (record.title, record.key, record.entry_type, record.year) == (
+        "Sparse attention at scale",
+        "lee2021sparse",
+        "inproceedings",
+        2021,
+    )
+    assert record.authors == ("Lee, Ann", "{Example Consortium}")
+    assert (record.doi, record.eprint, record.keywords) == ("10.1234/ABC.5", "2101.00001v2", ("attention", "sparsity"))
+    assert dict(record.fields) == {
+        "pages": "1-10", "booktitle": "Proceedings of Examples", "publisher": "ACM", "editor": "Chen, Bo",
+        "month": "June",
+    }  # fmt: skip
+    assert record.source.render() == "zotero/groups/7/items/ABCD2345:1"
+    assert item_key_of(record.source.file) == "ABCD2345" and item_key_of("mine.bib") == ""
+    assert source_file("users/1", "K") == "zotero/users/1/items/K"
+
+
+def test_extra_lines_are_read_as_better_bibtex_writes_them() -> None:
+    assert extra_fields("Citation Key: a2020b\n  DOI : 10.1/x \nnot a field\nCitation Key: later") == {
+        "citation key": "a2020b",
+        "doi": "10.1/x",
+    }
