@@ -8,6 +8,7 @@ macros (the month macros too) and ``crossref``/``xdata`` inheritance are expande
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -107,8 +108,8 @@ def _first_fields(entry: RawEntry, label: str) -> tuple[RawEntry, list[Skip]]:
         seen.setdefault(name.lower(), value)
     if len(seen) == len(entry.fields):
         return entry, []
-    names = [name.lower() for name, _ in entry.fields]
-    repeated = dict.fromkeys(n for i, n in enumerate(names) if n in names[:i])
+    counts = Counter(name.lower() for name, _ in entry.fields)
+    repeated = [name for name, n in counts.items() if n > 1]
     why = "the field {!r} is given twice: the first is kept"
     warnings: list[Skip] = [Warned(label, entry.line, entry.key, why.format(n)) for n in repeated]
     return replace(entry, fields=list(seen.items())), warnings
@@ -161,7 +162,7 @@ def _inherited(
             if key in seen or key not in own or len(seen) >= MAX_INHERITANCE:
                 continue
             parent, parent_fields = own[key]
-            parent_type = biblatex.ENTRY_TYPES.get(parent.type.lower(), parent.type.lower())
+            parent_type = standard_type(parent.type)
             resolved = _inherited(parent_fields, parent_type, own, seen | {key})
             fields = biblatex.inherit(fields, resolved, entry_type, parent_type)
     return fields
