@@ -46,18 +46,19 @@ def run(
     The read-merge-write of refs.bib holds the store's lock, so two imports take turns instead of
     one dropping the other's entries. An editor takes no lock: if refs.bib changes between the
     read and the write, the merge starts again from the new file. ``dry_run`` (and ``strict`` when
-    an entry was skipped) does all of it but the write.
+    an entry was skipped or warned about, and a source none of whose entries could be read) does
+    all of it but the write.
     """
     paths = list(paths)
     _refuse_store_as_source(paths, bib_path)
     # Reading allocates as the merge does (a tenth of its time went to the collector); one span
     # for both, as a collection between them walked every record read.
     with _without_gc():
-        results = [_read(path, _label(path, root)) for path in paths]
+        labels = [_label(path, root) for path in paths]
+        results = [_read(path, label) for path, label in zip(paths, labels, strict=True)]
         records = [r for result in results for r in result.records]
         skipped = tuple(s for result in results for s in result.skipped)
-        unreadable = tuple(label for path, result in zip(paths, results, strict=True) if _nothing_read(result)
-                           for label in [_label(path, root)])  # fmt: skip
+        unreadable = tuple(label for label, result in zip(labels, results, strict=True) if _nothing_read(result))
         return run_records(
             records, bib_path, rules, dry_run=dry_run, strict=strict, skipped=skipped, root=root, unreadable=unreadable
         )
