@@ -333,3 +333,11 @@ def test_no_reader_lets_an_implausible_year_through() -> None:
     assert [r.year for r in result.records] == [None, 2019]
     [warning] = result.skipped
     assert isinstance(warning, Warned) and warning.render().startswith("dump.txt:1: (no key): the year 6 is not")
+
+
+def test_a_broken_preamble_is_a_warning_not_a_skipped_entry(tmp_path: Path) -> None:
+    text = '@preamble{"\\newcommand{\\foo}{"}\n@PREAMBLE( "\\def\\x{y}" )\n@article{a, title = {A}, year = 2020}\n'
+    result = _read(tmp_path, text)
+    assert [r.key for r in result.records] == ["a"]
+    [warning] = result.skipped
+    assert isinstance(warning, Warned) and warning.render().startswith("lib.bib:1: @preamble: ")

@@ -142,7 +142,10 @@ class Scanner(BoundedValues, LowLevelParser):  # type: ignore[misc]
         key = self.current_entry_key or ""
         if match.group(1).lower() == "string":
             key = f"@string {self.current_field_name or ''}".strip()
-        if not (isinstance(error, RefusedMacro) and key.startswith("@string")):  # the refused one has its line
+        if match.group(1).lower() == "preamble":  # no entry: a warning, never a skipped entry
+            reason = f"{self._reason(error, unclosed)}; the preamble is ignored (the import does not use it)"
+            self.problems.append(Problem(self.entry_line, "@preamble", reason, warning=True))
+        elif not (isinstance(error, RefusedMacro) and key.startswith("@string")):  # the refused one has its line
             self.problems.append(Problem(self.entry_line, key, self._reason(error, unclosed)))
         self._jump(next_start if end is None else end)
         self.bounded = self.bounded or unclosed
