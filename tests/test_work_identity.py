@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import SEEDS
 from readinglist.enrich.pipeline import enrich
 from readinglist.enrich.taxonomy import load_taxonomy
+from readinglist.errors import ReadingListError
 from readinglist.model import SourceRef, Work
 from readinglist.store import bibfile, importer
 from readinglist.store.identity import Matcher, Rules, load_rules, share_an_author, titles_agree, version_of
@@ -174,3 +176,38 @@ def _work(
     kind: str = "article", line: int = 1,
 ) -> Work:  # fmt: skip
     return Work(key, title, authors, year=year, doi=doi, entry_type=kind, sources=(SourceRef("library.bib", line),))
+
+
+def test_identity_toml_names_people_apart_from_works(tmp_path: Path) -> None:
+    conf = tmp_path / "identity.toml"
+    conf.write_text(
+        '[[same]]\nauthors = ["Y. LeCun", "Yann LeCun"]\n[[same]]\nkeys = ["a", "b"]\n'
+        '[[different]]\nauthors = ["J. González", "Joseph E. Gonzalez"]\n',
+        encoding="utf-8",
+    )
+    rules = load_rules(conf)
+    assert rules.same == (frozenset({"a", "b"}),) and rules.different == ()
+    assert rules.same_authors == (frozenset({"Y. LeCun", "Yann LeCun"}),)
+    assert rules.different_authors == (frozenset({"J. González", "Joseph E. Gonzalez"}),)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['[[same]]\nauthors = ["Y. LeCun"]\n', '[[same]]\nauthors = ["A", "B"]\nkeys = ["a", "b"]\n',
+     '[[different]]\nauthors = ["A", 3]\n'],
+)  # fmt: skip
+def test_a_bad_authors_table_is_one_clear_error(tmp_path: Path, text: str) -> None:
+    conf = tmp_path / "identity.toml"
+    conf.write_text(text, encoding="utf-8")
+    with pytest.raises(ReadingListError, match=r"\[\[(same|different)\]\] #1"):
+        load_rules(conf)
+
+
+def test_the_scaffold_s_examples_are_rules_load_rules_reads(tmp_path: Path) -> None:
+    template = Path(importer.__file__).parents[1] / "scaffold" / "conf" / "identity.toml.tmpl"
+    lines = [line.removeprefix("# ").split("  #")[0] for line in template.read_text(encoding="utf-8").splitlines()]
+    conf = tmp_path / "identity.toml"
+    conf.write_text("\n".join(line for line in lines if line.startswith(("[[", "records =", "authors ="))), "utf-8")
+    rules = load_rules(conf)
+    counts = [len(rules.same), len(rules.different), len(rules.same_authors), len(rules.different_authors)]
+    assert counts == [1, 1, 1, 1]

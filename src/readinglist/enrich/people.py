@@ -47,17 +47,16 @@ class People:
 
 @dataclass
 class _Spelling:
-    """The names of one spelling and what their papers hold besides the name."""
+    """The names of one spelling, and the papers that write it."""
 
     names: list[str] = field(default_factory=list)
     papers: set[int] = field(default_factory=set)
-    around: set[str] = field(default_factory=set)  # "co-author X", "venue X", "topic X"
 
 
 def people(works: Sequence[Work], rules: Rules | None = None) -> People:
     """Who each name of ``works`` (listed authors and profile owners) is."""
     rules = rules or Rules()
-    spellings = _spellings(works)
+    spellings, listed = _spellings(works)
     parts = {s: name_parts(min(found.names)) for s, found in spellings.items()}
     join = _Joiner({s: {s} for s in spellings}, parts, rules)
     for group in rules.same_authors:
@@ -65,7 +64,8 @@ def people(works: Sequence[Work], rules: Rules | None = None) -> People:
     pairs = list(_candidates(parts))
     apart: list[tuple[str, str, str]] = []
     for _ in range(ROUNDS):
-        around = {key: join.seen(found.around) for key, found in spellings.items()}
+        # Only the names that can be another's are weighed: a 5,000-author paper's other names are not.
+        around = {key: _around(spellings[key], key, works, listed, join) for key in {k for pair in pairs for k in pair}}
         scored = sorted((-len(_shared(around[a], around[b], parts[a].family, parts)), a, b) for a, b in pairs)
         before = len({id(g) for g in join.groups.values()})
         apart = [(a, b, why) for score, a, b in scored if (why := join.join(a, b) if score else NO_EVIDENCE)]
@@ -82,7 +82,8 @@ def _ids(spellings: dict[str, _Spelling], join: _Joiner) -> dict[str, str]:
     for group in {id(g): g for g in join.groups.values()}.values():
         names = [(name, key) for key in sorted(group) for name in spellings[key].names]
         best = max(names, key=lambda nk: _fullness(nk[0], len(spellings[nk[1]].papers)))[0]
-        ids.update((name, author_id(best)) for name, _ in names)
+        pid = author_id(best)
+        ids.update((name, pid) for name, _ in names)
     return ids
 
 
@@ -106,19 +107,30 @@ def _namesakes(
     return {pid: tuple(dict.fromkeys(notes)) for pid, notes in sorted(found.items())}
 
 
-def _spellings(works: Sequence[Work]) -> dict[str, _Spelling]:
+def _spellings(works: Sequence[Work]) -> tuple[dict[str, _Spelling], list[list[str]]]:
+    """Each spelling's names and papers; each paper's spellings."""
     found: dict[str, _Spelling] = defaultdict(_Spelling)
+    listed = []
     for i, work in enumerate(works):
         names = page_authors(work)
-        keys = [spelling(n) or author_id(n) for n in names]
-        context = [f"venue {v}" for v in _venues(work)] + [f"topic {norm(k)}" for k in work.keywords if norm(k)]
-        for name, key in zip(names, keys, strict=True):
+        listed.append([spelling(n) or author_id(n) for n in names])
+        for name, key in zip(names, listed[-1], strict=True):
             entry = found[key]
             if name not in entry.names:
                 entry.names.append(name)
             entry.papers.add(i)
-            entry.around.update(context, (f"co-author {k}" for k in keys if k != key))
-    return dict(found)
+    return dict(found), listed
+
+
+def _around(found: _Spelling, key: str, works: Sequence[Work], listed: list[list[str]], join: _Joiner) -> set[str]:
+    """What the papers of a spelling hold besides it: "co-author X" (X a group of names, by its
+    first spelling), "venue X", "topic X" (a keyword)."""
+    out: set[str] = set()
+    for i in found.papers:
+        out.update(f"venue {v}" for v in _venues(works[i]))
+        out.update(f"topic {norm(k)}" for k in works[i].keywords if norm(k))
+        out.update(f"co-author {min(join.groups[k])}" for k in listed[i] if k != key)
+    return out
 
 
 def _venues(work: Work) -> Iterable[str]:
@@ -168,11 +180,6 @@ class _Joiner:
     groups: dict[str, set[str]]
     parts: dict[str, NameParts]
     rules: Rules
-
-    def seen(self, around: set[str]) -> set[str]:
-        """``around`` with each co-author named by their group (its first spelling)."""
-        named = (e.removeprefix("co-author ") for e in around)
-        return {f"co-author {min(self.groups[n])}" if n in self.groups else n for n in named}
 
     def force(self, keys: set[str]) -> None:
         first, *rest = sorted(keys) or [""]

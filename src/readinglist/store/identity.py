@@ -28,7 +28,7 @@ from ..latex import to_text
 from ..model import Work
 from ..tomlfile import read_toml
 from .fields import arxiv_id
-from .names import name_parts
+from .names import NameParts, name_parts
 from .nearby import NEAR_DUPLICATE, AbstractIndex, jaccard, norm
 
 MIN_ABSTRACT_WORDS = 12
@@ -100,8 +100,12 @@ def share_an_author(work: Work, other: Work) -> bool:
     Bellman"); a record listing no one can be anyone's."""
     if not work.authors or not other.authors:
         return True
-    mine = [name_parts(to_text(a)) for a in work.authors]
-    return any(p.fits(q) or p == q for q in (name_parts(to_text(b)) for b in other.authors) for p in mine)
+    mine: dict[str, list[NameParts]] = {}
+    for name in work.authors:
+        parts = name_parts(to_text(name))
+        mine.setdefault(parts.family, []).append(parts)
+    theirs = (name_parts(to_text(name)) for name in other.authors)  # compared within a family name only
+    return any(p == q or p.fits(q) for q in theirs for p in mine.get(q.family, ()))
 
 
 def titles_agree(work: Work, other: Work) -> bool:
@@ -168,6 +172,9 @@ def _fields(table: object) -> tuple[str, ...]:
 def _group(kind: str, n: int, table: object, path: Path) -> frozenset[str]:
     """One ``[[same]]``/``[[different]]`` table: ``records`` (file:line) and/or ``keys`` (citation
     keys), or ``authors`` (names as the records write them)."""
+    if _fields(table) == ("authors",) and isinstance(table, dict) and {"records", "keys"} & table.keys():
+        message = f"[[{kind}]] #{n} names authors and records: one table names people or works, not both"
+        raise ReadingListError(message, path, code=Code.BAD_IDENTITY)
     names: list[object] = []
     for field_name in _fields(table):
         value = table.get(field_name, []) if isinstance(table, dict) else None
