@@ -208,6 +208,7 @@ def test_report_file_never_overwrites_a_file_a_person_wrote(tmp_path: Path, caps
     err = capsys.readouterr().err
     assert "notes.txt" in err and "is not an import report" in err and len(err.splitlines()) == 1
     assert notes.read_text(encoding="utf-8") == "my notes\n"
+    assert not (root / "refs.bib").exists()  # refused before the import: nothing half done
 
 
 # --- provenance without private paths ----------------------------------------------------------------------

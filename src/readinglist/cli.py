@@ -108,6 +108,10 @@ def _import(args: argparse.Namespace, config: Config) -> int:
         print("readinglist: --bib is deprecated; it names the store (use --store)", file=sys.stderr)
     bib = args.store or args.bib or config.bib_path
     rules = load_rules(config.identity_path)
+    if args.report not in (None, "-"):
+        from .store.reportfile import check_report_path
+
+        check_report_path(Path(args.report))  # before the import: a refused report file leaves refs.bib as it is
     report = importer.run(sources, bib, config.root, rules, dry_run=args.dry_run, strict=args.strict)
     _print_report(report, args.report)
     if report.added and not report.dry_run and not report.failed:

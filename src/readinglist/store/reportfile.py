@@ -16,15 +16,21 @@ from .report import REPORT_HEADER, ImportReport
 
 def write_report(path: Path, report: ImportReport) -> Path:
     """Write ``report`` to ``path``; the path written. Refused (one line) over a file not a report."""
+    check_report_path(path)
+    write_if_changed(path, report.json_lines(), durable=False)
+    return path
+
+
+def check_report_path(path: Path) -> None:
+    """Refuse ``path`` unless it is missing or an earlier report: run before the import, so that
+    ``import --report mine.bib`` (a source taken for the report's file) changes nothing."""
     if path.exists() and not _is_report(path):
         raise ReadingListError(
-            "is not an import report of readinglist: nothing written there; give --report a new file, "
-            "or put a bare --report after the sources to list everything on the terminal",
+            "is not an import report of readinglist, so --report will not replace it (nothing imported); "
+            "give a new file, or put a bare --report after the sources to list everything on the terminal",
             path,
             code=Code.NOT_OWNED,
         )
-    write_if_changed(path, report.json_lines(), durable=False)
-    return path
 
 
 def _is_report(path: Path) -> bool:
