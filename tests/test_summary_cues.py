@@ -94,6 +94,19 @@ def test_the_approach_is_the_sentence_about_this_paper_not_the_background() -> N
     assert made.approach.startswith("This paper presents LRSched"), made.approach
 
 
+def test_the_experiments_a_paper_presents_are_not_its_approach() -> None:
+    text = (
+        "Our goal is to detect when a robot leaves its training distribution. "
+        "We leverage PAC-Bayes theory to train a policy with a guaranteed bound on its performance. "
+        "We also present both simulation and hardware experiments for a drone avoiding obstacles."
+    )
+    assert brief(text).approach.startswith("We leverage PAC-Bayes theory"), brief(text).approach
+    only = "Implicit models are often better. We present extensive experiments on this finding."
+    assert brief(only).approach == ""
+    both = "We present DroneNet, a planner, and we present extensive experiments with it."
+    assert brief(both).approach.startswith("DroneNet, a planner")  # a sentence that proposes something too
+
+
 def test_a_background_number_is_not_the_papers_result() -> None:
     background = "Gradient descent with momentum converges 2x faster than plain gradient descent. "
     own = "We propose LRSched, a scheduler that adapts the learning rate."
@@ -157,6 +170,17 @@ def test_working_titles_inflect_no_word_by_hand() -> None:
     joins = {"in", "for", "that"}  # "<title> in <the field>", "X, which" as "X that": the words a title adds
     assert not [(title, text) for title, text in made if _invented(title, text) - joins]
     assert working_title("We have developed simulation models of markets.") == "Simulation models of markets"
+
+
+OPEN_END = re.compile(r"\b(?:of|to|in|for|on|with|by|and|or|the|an?|under|along|from|into|that|which|such|is)$", re.I)
+
+
+def test_working_titles_end_on_a_whole_phrase_and_a_fragment_gives_way() -> None:
+    """ "MITRA: Prototype of", "This note provides conditions under": cut where a phrase was still open."""
+    assert not [t for text in REAL if OPEN_END.search((t := working_title(text)).rstrip("…"))]
+    pointer = "Political scientists face a choice among language tools. This paper provides such guidance."
+    assert working_title(pointer) == "Political scientists face a choice among language tools"
+    assert working_title("Summaries must be faithful. We present VERI-DPO. It aligns claims.") == "VERI-DPO"
 
 
 def test_working_titles_name_an_acronym_introduced_with_its_expansion() -> None:

@@ -34,14 +34,13 @@ REPORTED = re.compile(
 EARLIER = re.compile(r"\b(?:previous|prior|earlier|past)\s+(?:\w+\s+)?(?:work|paper|study|studies|research)\b", re.I)
 PROPOSAL = re.compile(r"\b(?:propose|present|introduce|develop|design|build)s?\b", re.I)
 # "We present extensive experiments", "we also present both simulation and hardware experiments":
-# the paper's evaluation, not what it does (unless the sentence proposes something too).
+# the paper's evaluation, not what it does (unless the sentence first proposes something).
 EVALUATION = re.compile(
     rf"\b{SUBJECT}\s+(?:also\s+|further\s+|then\s+|first\s+|finally\s+)?(?:present|conduct|perform|provide|report"
     r"|run|carry out|carried out)s?\s+(?:\w+\s+){0,5}?(?:experiments?|experimental|evaluations?|simulations?"
     r"|ablations?|empirical)\b",
     re.I,
 )
-NEW_THING = re.compile(r"\b(?:propose|introduce|develop|design|build)s?\b", re.I)
 # "In this paper, a technique ... is proposed": a contribution without "we"; "In this letter, X ...".
 PASSIVE = re.compile(
     r"^(?:in this (?:paper|work|article),\s*)?an?\s[^.]*?\b(?:is|are)\s+(?:proposed|presented|introduced|developed)\b"
@@ -103,7 +102,7 @@ def contribution_sentence(text: str) -> str:
 def contribution_index(sentences: list[str]) -> int | None:
     """Where the paper says what it does: "we propose" first, then "we study", then "X is proposed";
     None when no sentence says so (a background sentence is never taken for the contribution)."""
-    own = [not EARLIER.search(s) and (not EVALUATION.search(s) or bool(NEW_THING.search(s))) for s in sentences]
+    own = [not EARLIER.search(s) and not _evaluation(s) for s in sentences]
     tests = (
         lambda s: bool(CONTRIBUTION.search(s) and PROPOSAL.search(s)),
         lambda s: bool(CONTRIBUTION.search(s) and not REPORTED.search(s)),  # "we study" before "results show"
@@ -115,3 +114,9 @@ def contribution_index(sentences: list[str]) -> int | None:
         if found:
             return found[0]
     return None
+
+
+def _evaluation(sentence: str) -> bool:
+    """Whether what the sentence says the paper does is its experiments."""
+    first, evaluation = CONTRIBUTION.search(sentence), EVALUATION.search(sentence)
+    return bool(first and evaluation and first.start() == evaluation.start())

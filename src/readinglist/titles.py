@@ -64,6 +64,14 @@ SUBORDINATE = re.compile(
     r"|based on|for|in)\b[^,]{3,120},\s*",
     re.I,
 )
+# Words a title cannot end on: a cut there leaves a phrase open ("Method for representing the
+# structure of any finite", "This note provides conditions under").
+DANGLING = re.compile(
+    r"(?:[\s,]+(?:in|of|for|to|on|with|by|and|or|the|an?|that|which|using|under|along|into|from|as|at|via|between"
+    r"|among|across|about|such|than|whether|how|what|any|each|its|their|our|this|these|is|are|be|can|not|both|all))+$",
+    re.I,
+)
+POINTER_START = re.compile(r"^(?:this|these|those|such|it|its|they|their|them|that|there)\b", re.I)
 CLAUSE_END = re.compile(r",\s|:\s|;\s|\s\((?:1|i)\)|\s+and\s+\w+(?:es|s)\b(?!\s+and)|\s+which\s|\s+thus\s")
 
 
@@ -76,16 +84,26 @@ def working_title(abstract_latex: str) -> str:
 
 
 def _literal_title(text: str) -> str:
+    """The system the abstract names, else the first of: the purposes it enumerates, its
+    contribution, its first sentence, that reads as a title (a fragment such as "Such guidance"
+    does not)."""
     sentences = split_sentences(text)
-    for sentence in sentences:
-        named = named_system_title(sentence)
-        if named:
-            return named
-    for sentence in sentences:
-        purpose = ENUMERATED.search(sentence)
-        if purpose:
-            return _contribution_title("we " + purpose.group("rest"))
-    return _contribution_title(contribution_sentence(text))
+    named = next((t for s in sentences if (t := named_system_title(s))), "")
+    if named:  # a system's name is a title by itself ("VERI-DPO")
+        return named
+    purpose = next((m.group("rest") for s in sentences if (m := ENUMERATED.search(s))), "")
+    made = [
+        _contribution_title("we " + purpose) if purpose else "",
+        _contribution_title(contribution_sentence(text)),
+        _contribution_title(sentences[0]) if sentences else "",
+    ]
+    return next((t for t in made if _reads(t)), next((t for t in made if t), ""))
+
+
+def _reads(title: str) -> bool:
+    """Whether ``title`` stands alone: two words or more, not opening on a pointer to a sentence
+    it left out ("This issue ...", "Such guidance", "It is clear that ...")."""
+    return len(title.split()) >= 2 and not POINTER_START.match(title)
 
 
 def _with_field(title: str, field: str) -> str:
@@ -160,8 +178,9 @@ def _object_phrase(verb: str, rest: str) -> str:
 
 
 def _shorten(text: str) -> str:
+    """At most ``MAX_WORDS`` words, without a dangling word at its end ("Prototype of")."""
     words = text.split()
-    short = " ".join(words[:MAX_WORDS]).rstrip(",;:.")
+    short = DANGLING.sub("", " ".join(words[:MAX_WORDS]).rstrip(",;:."))
     if not short:
         return ""
     return short[0].upper() + short[1:] + ("…" if len(words) > MAX_WORDS else "")
