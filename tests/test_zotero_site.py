@@ -141,6 +141,7 @@ def test_a_note_and_three_highlights_show_under_from_zotero(tmp_path: Path, monk
     assert other.find("section", id="from-zotero") is None  # an item without notes shows no section
 
 
+@pytest.mark.slow  # three minutes on a shared machine: nox -s tests_slow
 def test_a_thousand_items_sync_into_a_new_list_that_builds_with_zero_warnings(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -149,3 +150,21 @@ def test_a_thousand_items_sync_into_a_new_list_that_builds_with_zero_warnings(
     assert len(zotero_state.load_state(root).keys) == 1000
     out = build_site(root, "--no-search")  # -n -W --keep-going: any warning fails the build
     assert len(list((out / "papers").glob("*.html"))) == 1000
+
+
+def test_a_note_changed_upstream_reaches_the_built_page_on_the_next_sync(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "list"
+    objects = [article(n) for n in range(3)] + children()
+    synced(root, objects, monkeypatch)
+    out = build_site(root, "--no-search")
+    page = out / "papers" / f"{zotero_state.load_state(root).keys['ITEM0001']}.html"
+    assert "Compare with" in words(find(soup(page), "section", id="from-zotero"))
+    (root / "conf" / "zotero-sync.toml").unlink()  # this small server knows no since=: sync anew
+    objects[3] = wrapped({"key": "NOTE0001", "itemType": "note", "parentItem": "ITEM0001", "note": "<p>Rewritten.</p>"})
+    with served(objects) as url:
+        assert main(["--root", str(root), "sync", "zotero", "--user", "1", "--api-url", url]) == 0
+    build_site(root, "--no-search")
+    said = words(find(soup(page), "section", id="from-zotero"))
+    assert "Rewritten." in said and "Compare with" not in said
