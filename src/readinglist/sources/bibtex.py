@@ -260,8 +260,10 @@ def _digits(value: str) -> bool:
 
 def _year_warning(record: RawRecord, fields: dict[str, str]) -> list[Skip]:
     """A year that is a number but not a plausible one (Mendeley's ``year = {6}``): unknown, and said."""
+    if record.year is not None:
+        return []
     value = to_bibtex(fields, record.entry_type).get("year", "")
-    if record.year is not None or not _digits(value):
+    if not _digits(value):
         return []
     why = f"the year {value.strip()[:12]!r} is not between {EARLIEST} and {latest()}: read as unknown"
     return [Warned(record.source.file, record.source.line, record.key, why)]
