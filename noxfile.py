@@ -1,10 +1,10 @@
-"""Sessions: docs (build the site), serve (live preview), tests, lint, bench (performance)."""
+"""Sessions: docs (build the site), serve (live preview), tests and tests_slow, lint, bench (performance)."""
 
 from __future__ import annotations
 
 import nox
 
-nox.options.sessions = ["tests", "lint"]
+nox.options.sessions = ["tests", "tests_slow", "lint"]
 nox.options.reuse_existing_virtualenvs = True
 HTML = "docs/_build/html"
 
@@ -36,11 +36,22 @@ def serve(session: nox.Session) -> None:
 IGNORES = "from readinglist.render.registry import serve_ignores; print(*serve_ignores())"
 
 
+# pytest-xdist, one worker a core; a module's tests stay on one worker, so its built site is built once.
+PARALLEL = ("-n", "auto", "--dist", "loadfile")
+
+
 @nox.session
 def tests(session: nox.Session) -> None:
-    """The test suite (pytest, with hypothesis property tests and Sphinx test roots)."""
+    """The test suite but the slow tests (pytest, hypothesis property tests, Sphinx test roots), on every core."""
     session.install("-e", ".[test]")
-    session.run("pytest", *session.posargs)
+    session.run("pytest", *PARALLEL, "-m", "not slow", *session.posargs)
+
+
+@nox.session
+def tests_slow(session: nox.Session) -> None:
+    """The slow tests (browsers, builds killed at every stage; tests/conftest.py names them): CI runs both."""
+    session.install("-e", ".[test]")
+    session.run("pytest", *PARALLEL, "-m", "slow", *session.posargs)
 
 
 @nox.session

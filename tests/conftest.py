@@ -49,6 +49,25 @@ SOURCES_DIR = SEEDS / "conf" / "sources"
 SEED_NAMES = ("jun-yang", "wei-lin", "xin-liu")
 
 
+# The slowest tests, by node id (a module, or one test): `nox -s tests` leaves them out (-m "not slow")
+# and `nox -s tests_slow` runs them (-m slow); CI runs both sessions, so every test runs. Chosen by
+# `pytest --durations`: each takes many seconds even on an idle machine (browsers, builds killed
+# and rebuilt, memory bounds).
+SLOW = (
+    "tests/test_browser",  # every test_browser*.py: Chromium on a built site
+    "tests/test_a11y.py",  # axe-core on every kind of page, in three colour schemes
+    "tests/test_build_safety.py",  # builds killed with real signals at every stage, then healed
+    "tests/test_rebuild.py",
+    "tests/test_memory.py",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-fixtures",
