@@ -315,3 +315,34 @@ def test_a_bad_key_an_unknown_library_or_no_network_is_one_line_and_refs_bib_unc
     err = capsys.readouterr().err
     assert code == 1 and files(project) == before
     assert err.startswith("readinglist: error: zotero: ") and said in err and err.count("\n") == 1
+
+
+def test_a_highlight_added_upstream_rewrites_only_its_items_section(zotero: Any, project: Path) -> None:
+    library, url = zotero
+    _notes_library(library)
+    for n in range(2, 6):
+        library.put(item(n))
+    sync(project, url)
+    sections = project / "docs" / "_zotero"
+    before = {p.name: p.stat().st_mtime_ns for p in sections.iterdir()}
+    assert len(before) == 5
+    library.put({"key": "ANNO0009", "itemType": "annotation", "parentItem": "ATTA0001", "annotationType": "highlight",
+                 "annotationText": "A later claim", "annotationColor": "#2ea8e5", "annotationPageLabel": "9"})  # fmt: skip
+    summary = sync(project, url)
+    key = zotero_state.load_state(project).keys["ITEM0001"]
+    assert summary.children == [f"`{key}`: 1 new highlight"]
+    after = {p.name: p.stat().st_mtime_ns for p in sections.iterdir()}
+    assert [name for name in after if after[name] != before[name]] == [f"{key}.txt"]
+    assert "Blue highlight** \\(p\\. 9\\): “A later claim”" in (sections / f"{key}.txt").read_text(encoding="utf-8")
+
+
+def test_a_new_meaning_for_a_colour_rewrites_every_section_at_the_next_sync(zotero: Any, project: Path) -> None:
+    library, url = zotero
+    _notes_library(library)
+    sync(project, url)
+    [section] = (project / "docs" / "_zotero").glob("*.txt")
+    assert "Yellow highlight" in section.read_text(encoding="utf-8")
+    (project / "conf" / "zotero.toml").write_text('[highlights]\n"#ffd400" = "Main claim"\n', encoding="utf-8")
+    library.put(item(2))  # the next sync that is not a 304
+    sync(project, url)
+    assert "**Main claim** \\(p\\. 3\\)" in section.read_text(encoding="utf-8")

@@ -20,6 +20,7 @@ from ..store.report import ImportReport, plural
 
 _ADDITION = re.compile(r"^(?P<key>\S+) from (?P<file>.+):\d+$")
 _VERSION = re.compile(r"^linked (?P<file>.+):\d+ as a version of (?P<of>\S+)")
+_MERGE = re.compile(r"^(?P<file>.+):\d+ into (?P<key>\S+) \(")  # "FILE:LINE into KEY (reason)"
 _RENAMED = re.compile(r":\d+: key .+; stored as \S+$")  # store.records.choose_key: the source's key was not kept
 IGNORED = frozenset({"provenance", "keywords"})  # provenance always differs; tags are merged, not replaced
 
@@ -111,6 +112,13 @@ class Summary:
             key = keys.get(item, item)
             title = stored[key].title if key in stored else ""
             self.removed.append(f"{_code(key)}: {_code(title)}, {action}")
+
+
+def keys_from_report(report: ImportReport) -> dict[str, str]:
+    """The citation key of each Zotero record the import added or merged, by the record's "file"."""
+    found = {m["file"]: m["key"] for m in map(_ADDITION.match, report.additions) if m}
+    found |= {m["file"]: m["key"] for m in map(_MERGE.match, report.merges) if m and not m["key"].startswith("new:")}
+    return {file: key for file, key in found.items() if item_key_of(file)}
 
 
 def changed_fields(old: Work, record: RawRecord) -> list[str]:
