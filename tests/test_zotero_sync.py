@@ -326,8 +326,8 @@ def test_a_highlight_added_upstream_rewrites_only_its_items_section(zotero: Any,
     sections = project / "docs" / "_zotero"
     before = {p.name: p.stat().st_mtime_ns for p in sections.iterdir()}
     assert len(before) == 5
-    library.put({"key": "ANNO0009", "itemType": "annotation", "parentItem": "ATTA0001", "annotationType": "highlight",
-                 "annotationText": "A later claim", "annotationColor": "#2ea8e5", "annotationPageLabel": "9"})  # fmt: skip
+    mark = {"annotationText": "A later claim", "annotationColor": "#2ea8e5", "annotationPageLabel": "9"}
+    library.put({"key": "ANNO0009", "itemType": "annotation", "parentItem": "ATTA0001", **mark})
     summary = sync(project, url)
     key = zotero_state.load_state(project).keys["ITEM0001"]
     assert summary.children == [f"`{key}`: 1 new highlight"]
