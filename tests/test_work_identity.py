@@ -7,6 +7,7 @@ titled "Dynamic Programming"."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -98,6 +99,17 @@ def test_a_shared_doi_under_other_titles_is_reported_as_suspect() -> None:
     matcher.find(works[1])  # asked again (as the import does for a moved record): said once
     assert len(matcher.suspects) == 1
     assert f"suspect DOI {DOI}" in matcher.suspects[0] and "library.bib:2" in matcher.suspects[0]
+
+
+def test_a_doi_under_another_title_is_no_suspect_when_an_arxiv_id_joins_the_two() -> None:
+    """A preprint renamed on arXiv: its DOI's title disagrees, its arXiv id says it is the same paper."""
+    stored = replace(_work("a", "Attention is all you need", doi=DOI), eprint="1706.03762")
+    renamed = replace(_work("b", "Transformers for translation", doi=DOI, line=2), eprint="1706.03762v5")
+    matcher = Matcher()
+    matcher.add(stored)
+    found = matcher.find(renamed)
+    assert found is not None and (found.work.key, found.reason) == ("a", "same arXiv id")
+    assert matcher.suspects == []
 
 
 def test_a_shared_doi_with_agreeing_titles_merges(tmp_path: Path) -> None:

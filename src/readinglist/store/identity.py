@@ -238,32 +238,36 @@ class Matcher:
         if same_line is not None and self.alike(work, same_line):
             return Match(same_line, "same source record")
         # A record now on a line another record had (one inserted above it) is matched by content.
-        version = None
+        version, suspects = None, {}
         for key, reason in (*self._forced(mine), *identity_keys(work).items()):
             match = self.works.get(self._by_key.get(key, key))
-            if match is None or self._apart(mine, match) or self._suspected(key, work, match):
+            if match is None or self._apart(mine, match):
+                continue
+            if what := suspect(key, work, match):
+                suspects.setdefault(match.key, (what, match))
                 continue
             if key.startswith("title:") and not share_an_author(work, match):
                 continue  # one title, other people: two works
             why = other_version(work, match) if key.startswith("title:") else ""
             if not why:
                 same_year = key.startswith("title:") and work.year and work.year == match.year
-                return Match(match, f"{reason} and year" if same_year else reason)
+                return self._noted(work, suspects, Match(match, f"{reason} and year" if same_year else reason))
             version = version or Match(match, why, version=True)
-        return self._near_duplicate(work, mine) or version
+        return self._noted(work, suspects, self._near_duplicate(work, mine, suspects) or version)
 
-    def _suspected(self, key: str, work: Work, match: Work) -> bool:
-        """A DOI or abstract ``work`` shares with ``match`` under another title: noted in ``suspects``."""
-        what = suspect(key, work, match)
-        pair = (work.sources[0].render(), match.key)
-        if what and pair not in self._suspected_pairs:
-            self._suspected_pairs.add(pair)
-            other = match.sources[0].render() if match.key.startswith("new:") and match.sources else match.key
-            self.suspects.append(
-                f"{work.sources[0].render()}: suspect {what}: {other} has it too, under another title"
-                f" ({to_text(match.title)[:80]!r}); kept apart (conf/identity.toml [[same]] joins them)"
-            )
-        return bool(what)
+    def _noted(self, work: Work, suspects: dict[str, tuple[str, Work]], found: Match | None) -> Match | None:
+        """``found``, once each suspect DOI or abstract is noted in ``suspects`` (those of another
+        work than the one found: an arXiv id may still join a preprint to a DOI of another title)."""
+        for key, (what, match) in suspects.items():
+            pair = (work.sources[0].render(), key)
+            if (found is None or found.work.key != key) and pair not in self._suspected_pairs:
+                self._suspected_pairs.add(pair)
+                other = match.sources[0].render() if key.startswith("new:") and match.sources else key
+                self.suspects.append(
+                    f"{work.sources[0].render()}: suspect {what}: {other} has it too, under another title"
+                    f" ({to_text(match.title)[:80]!r}); kept apart (conf/identity.toml [[same]] joins them)"
+                )
+        return found
 
     def _apart(self, mine: frozenset[str], work: Work) -> bool:
         return bool(self.rules.different) and self.rules.apart(mine, self._names.get(work.key, names(work)))
@@ -285,11 +289,15 @@ class Matcher:
         found = [self._by_name.get(name) for group in self.rules.same if group & mine for name in group - mine]
         return [(key, "forced by conf/identity.toml") for key in dict.fromkeys(found) if key is not None]
 
-    def _near_duplicate(self, work: Work, mine: frozenset[str]) -> Match | None:
+    def _near_duplicate(self, work: Work, mine: frozenset[str], suspects: dict[str, tuple[str, Work]]) -> Match | None:
         grams = self._abstracts.grams(work.abstract)
         if len(grams) < MIN_ABSTRACT_WORDS:
             return None
         for score, key in self._abstracts.near(grams):
-            if not self._apart(mine, self.works[key]) and not self._suspected("abstract:", work, self.works[key]):
-                return Match(self.works[key], f"near-identical abstract ({score:.0%} of word 3-grams shared)")
+            if self._apart(mine, self.works[key]):
+                continue
+            if not titles_agree(work, self.works[key]):
+                suspects.setdefault(key, ("abstract", self.works[key]))
+                continue
+            return Match(self.works[key], f"near-identical abstract ({score:.0%} of word 3-grams shared)")
         return None
