@@ -238,7 +238,8 @@ class Matcher:
         if same_line is not None and self.alike(work, same_line):
             return Match(same_line, "same source record")
         # A record now on a line another record had (one inserted above it) is matched by content.
-        version, suspects = None, {}
+        version = None
+        suspects: dict[str, tuple[str, Work]] = {}  # work key -> what it shares under another title
         for key, reason in (*self._forced(mine), *identity_keys(work).items()):
             match = self.works.get(self._by_key.get(key, key))
             if match is None or self._apart(mine, match):
