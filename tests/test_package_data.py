@@ -8,6 +8,7 @@ gets no ``build/`` or ``*.egg-info`` and parallel workers never share a folder.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -62,3 +63,47 @@ def test_package_files_finds_the_files_a_build_reads() -> None:
     found = package_files()
     for name in ("site/templates/pagefind-merged.js", "data/acl.csl", "scaffold/noxfile.py.tmpl", "py.typed"):
         assert "readinglist/" + name in found
+
+
+# Installed in every Python process of the build below (sitecustomize, through PYTHONPATH): the
+# generator, Sphinx and their helpers each log every file they open.
+AUDIT = """
+import os, sys
+if os.environ.get("RL_OPENED"):
+    _fd = os.open(os.environ["RL_OPENED"], os.O_WRONLY | os.O_APPEND | os.O_CREAT)  # before the hook: not logged
+    def _log(event, args):
+        if event == "open" and args and isinstance(args[0], (str, bytes, os.PathLike)):
+            os.write(_fd, os.fsencode(os.path.abspath(os.fsdecode(args[0]))) + b"\\n")
+    sys.addaudithook(_log)
+"""
+
+
+def test_a_build_reads_nothing_of_the_checkout_but_the_package(tmp_path: Path) -> None:
+    """A new list, built: every file of this checkout that any of its processes opened is in
+    src/readinglist (which the wheel holds whole, above), none elsewhere in the checkout."""
+    from readinglist.project import init
+
+    hooks, log, project = tmp_path / "hooks", tmp_path / "opened.txt", tmp_path / "list"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(AUDIT, encoding="utf-8")
+    init(project)
+    (project / "refs.bib").write_text(ENTRY, encoding="utf-8")
+    env = {**os.environ, "RL_OPENED": str(log), "PYTHONPATH": os.pathsep.join([str(hooks), *sys.path])}
+    build = subprocess.run([sys.executable, "-m", "readinglist", "build"], cwd=project, env=env, capture_output=True)
+    assert build.returncode == 0, build.stderr.decode()
+    opened = {Path(line) for line in log.read_text(encoding="utf-8").splitlines()}
+    of_checkout = {path.relative_to(ROOT).as_posix() for path in opened if path.is_relative_to(ROOT)}
+    # An editable install's metadata (src/*.egg-info) is pip's, not the package's: a wheel has its own.
+    elsewhere = {name for name in of_checkout if not name.startswith("src/readinglist/") and ".egg-info/" not in name}
+    assert elsewhere == set()
+    read = {name.removeprefix("src/") for name in of_checkout} & package_files()
+    assert {"readinglist/site/templates/pagefind-merged.js", "readinglist/site/templates/page.html"} <= read
+
+
+ENTRY = """@article{smith2021fast,
+  title = {Fast Pipelines for GPU Training},
+  author = {Smith, Jane and Doe, John},
+  journal = {Journal of Systems},
+  year = {2021},
+}
+"""
