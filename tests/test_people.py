@@ -8,6 +8,8 @@ case shares a co-author or a venue here, as it did there."""
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +18,7 @@ from readinglist.enrich.related import related_links
 from readinglist.enrich.similarity import build_corpus
 from readinglist.model import Work
 from readinglist.store.identity import Rules
-from readinglist.store.names import name_parts, spelling
+from readinglist.store.namekeys import name_parts, spelling
 
 
 def _work(key: str, *authors: str, venue: str = "", keywords: tuple[str, ...] = ()) -> Work:
@@ -170,3 +172,11 @@ def test_a_person_s_names_all_fit_each_other(papers: list[tuple[list[str], str]]
         for b in ids:
             if ids[a] == ids[b]:
                 assert spelling(a) == spelling(b) or name_parts(a).fits(name_parts(b)), (a, b)
+
+
+def test_ids_transliterate_every_script() -> None:
+    """Dropping what is not ASCII made every name in Chinese characters the one author "unknown"."""
+    ids = people([_work("c1", "王伟", "李娜"), _work("c2", "Łukasz Kaiser", "Lukasz Kaiser")]).ids
+    assert ids["王伟"] != ids["李娜"] and "unknown" not in (ids["王伟"], ids["李娜"])
+    assert ids["Łukasz Kaiser"] == ids["Lukasz Kaiser"] == "lukasz-kaiser"
+    assert all(re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", pid) for pid in ids.values())

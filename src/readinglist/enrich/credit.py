@@ -12,6 +12,7 @@ import re
 from ..latex import ascii_fold
 from ..model import Credit, Work
 from ..slugs import RESERVED
+from ..store.namekeys import fold
 
 # What a source writes for "and others": the et_al flag, never a person (no "shared authors: et al.").
 _ET_AL = re.compile(r"^(?:and\s+)?(?:et\.?\s*al(?:ii|ia)?\.?|others)$")
@@ -22,8 +23,10 @@ def is_et_al(name: str) -> bool:
 
 
 def author_id(name: str) -> str:
-    """A filesystem-safe id; variants that differ only in accents, case or hyphens share it."""
-    folded = ascii_fold(name).lower()
+    """A filesystem-safe id; variants that differ only in accents, case or hyphens share it.
+    Letters are transliterated (``store.names.fold``): "Ł" is "l", and a name in Chinese
+    characters gets its pinyin, where dropping what is not ASCII made every such name "unknown"."""
+    folded = fold(name)
     aid = re.sub(r"[^a-z0-9]+", "-", folded.replace("-", "")).strip("-")[:60] or "unknown"
     return f"{aid}-author" if aid in RESERVED else aid
 

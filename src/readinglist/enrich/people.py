@@ -22,7 +22,7 @@ from itertools import combinations
 
 from ..model import Work
 from ..store.identity import Rules
-from ..store.names import NameParts, name_parts, spelling
+from ..store.namekeys import NameParts, name_parts, spelling
 from ..store.nearby import norm
 from .credit import author_id, page_authors
 

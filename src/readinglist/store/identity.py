@@ -28,7 +28,7 @@ from ..latex import to_text
 from ..model import Work
 from ..tomlfile import read_toml
 from .fields import arxiv_id
-from .names import NameParts, name_parts
+from .namekeys import NameParts, name_parts
 from .nearby import NEAR_DUPLICATE, AbstractIndex, jaccard, norm
 
 MIN_ABSTRACT_WORDS = 12
