@@ -40,6 +40,7 @@ class FakeZotero:
         self.version = 0
         self.log: list[tuple[str, int, int]] = []  # (path, status, objects sent)
         self.busy = 0  # answer this many requests with 429 first
+        self.edit_while_read = 0  # pages after which the library changes
         self.lock = threading.Lock()
 
     def put(self, data: dict[str, Any]) -> None:
@@ -73,8 +74,20 @@ class FakeZotero:
             ]
             return self._page(found, query, head, base, path)
         if what == "items":
-            found = sorted((o for o in self.objects.values() if o["version"] > since), key=lambda o: str(o["key"]))
-            return self._page(found, query, head, base, path)
+            trashed = query.get("includeTrashed") == "1"
+            found = sorted(
+                (
+                    o
+                    for o in self.objects.values()
+                    if o["version"] > since and (trashed or not o["data"].get("deleted"))
+                ),
+                key=lambda o: str(o["key"]),
+            )
+            page = self._page(found, query, head, base, path)
+            if self.edit_while_read:  # someone edits the library between the pages
+                self.edit_while_read -= 1
+                self.put(item(999))
+            return page
         return 404, {}, "Not found"
 
     def _page(
@@ -346,3 +359,26 @@ def test_a_new_meaning_for_a_colour_rewrites_every_section_at_the_next_sync(zote
     library.put(item(2))  # the next sync that is not a 304
     sync(project, url)
     assert "**Main claim** \\(p\\. 3\\)" in section.read_text(encoding="utf-8")
+
+
+def test_an_item_moved_to_the_trash_is_reported_as_removed(zotero: Any, project: Path) -> None:
+    library, url = zotero
+    for n in range(4):
+        library.put(item(n))
+    sync(project, url)
+    key = zotero_state.load_state(project).keys["ITEM0002"]
+    library.put(item(2, deleted=1))  # the trash: not in /deleted, only a flag on the item
+    summary = sync(project, url)
+    assert [line.split("`")[1] for line in summary.removed] == [key]
+
+
+def test_a_library_edited_while_its_pages_are_read_is_read_again(zotero: Any, project: Path) -> None:
+    library, url = zotero
+    for n in range(150):
+        library.put(item(n))
+    library.edit_while_read = 1
+    sync(project, url)
+    pages = [sent for path, _, sent in library.log if path == "/users/1/items"]
+    assert pages == [100, 51, 100, 51]  # the version moved after page 1: the listing starts again
+    assert zotero_state.load_state(project).version == library.version
+    assert len(bibfile.load(project / "refs.bib").works()) == 151

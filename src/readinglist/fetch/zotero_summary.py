@@ -63,13 +63,12 @@ class Summary:
                 lines += [f"### {title} ({len(items)})", "", *(f"- {item}" for item in items), ""]
         return [*lines, "### Import", "", *self.imported]
 
-    def note_children(self, before: Mapping[str, set[str]], after: Any, keys: Mapping[str, str]) -> None:
-        """Items with notes or highlights they did not have before this sync (after ``note_import``,
-        which names the new items' keys)."""
-        for item, entry in sorted(after.items.items()):
-            fresh = [
-                len(set(entry.get(kind, {})) - before.get(f"{kind}:{item}", set())) for kind in ("notes", "highlights")
-            ]
+    def note_children(self, before: Mapping[str, Any], after: Mapping[str, Any], keys: Mapping[str, str]) -> None:
+        """Items with notes or highlights they did not have before this sync (both by item key, as
+        ``Children.items``; after ``note_import``, which names the new items' keys)."""
+        for item, entry in sorted(after.items()):
+            old = before.get(item, {})
+            fresh = [len(set(entry.get(kind, {})) - set(old.get(kind, {}))) for kind in ("notes", "highlights")]
             said = [plural(n, what) for n, what in zip(fresh, ("new note", "new highlight"), strict=True) if n]
             if said:
                 key = keys.get(item) or self.added.get(item) or item
