@@ -174,6 +174,17 @@ def test_a_person_s_names_all_fit_each_other(papers: list[tuple[list[str], str]]
                 assert spelling(a) == spelling(b) or name_parts(a).fits(name_parts(b)), (a, b)
 
 
+def test_name_parts_of_hyphens_particles_and_suffixes() -> None:
+    assert name_parts("Jean-Pierre Dupont") == name_parts("Jean Pierre Dupont")
+    assert name_parts("J.-P. Dupont").fits(name_parts("Jean-Pierre Dupont"))
+    assert name_parts("Ann Smith-Jones").family == "smithjones"
+    assert spelling("Ann Smith-Jones") == spelling("Ann Smith Jones")  # one name, whatever its family
+    assert not name_parts("Ann Smith-Jones").fits(name_parts("Ann Jones"))
+    assert name_parts("Ludwig van Beethoven").family == name_parts("Beethoven, Ludwig van").family == "vanbeethoven"
+    assert name_parts("Martin Luther King Jr.") == name_parts("King, Jr, Martin Luther")
+    assert name_parts("Van Jacobson").family == "jacobson" and name_parts("Quoc V. Le").family == "le"
+
+
 def test_ids_transliterate_every_script() -> None:
     """Dropping what is not ASCII made every name in Chinese characters the one author "unknown"."""
     ids = people([_work("c1", "王伟", "李娜"), _work("c2", "Łukasz Kaiser", "Lukasz Kaiser")]).ids

@@ -77,14 +77,14 @@ def spelling(name: str) -> str:
 
 @lru_cache(maxsize=1 << 16)
 def name_parts(name: str) -> NameParts:
-    words = [w for w in natural(name).replace("-", " - ").split() if w.strip(".")]
+    words = [w for w in natural(name).split() if w.strip(".-")]
     while len(words) > 1 and words[-1].strip(".,") in _SUFFIXES:
         words.pop()
     at = len(words) - 1
     while at > 1 and words[at - 1] in PARTICLES:  # "Yann Le Cun": "Le Cun" (never the first word)
         at -= 1
-    family = "".join(_WORD.findall("".join(words[at:])))
-    given = tuple(g for word in words[:at] if word != "-" for g in _given(word))
+    family = "".join(_WORD.findall("".join(words[at:])))  # "Smith-Jones" is one family name
+    given = tuple(g for word in words[:at] for part in word.split("-") for g in _given(part))  # "J.-P.": two
     return NameParts(family, given)
 
 
