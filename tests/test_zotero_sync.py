@@ -382,3 +382,56 @@ def test_a_library_edited_while_its_pages_are_read_is_read_again(zotero: Any, pr
     assert pages == [100, 51, 100, 51]  # the version moved after page 1: the listing starts again
     assert zotero_state.load_state(project).version == library.version
     assert len(bibfile.load(project / "refs.bib").works()) == 151
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--user", "12a"], "--user takes a number"),
+        (["--group", "1", "--collection", "abc"], "--collection takes a collection key"),
+        (["--user", "1", "--api-url", "ftp://example.org"], "--api-url must be an http(s) URL"),
+    ],
+)
+def test_bad_arguments_are_one_line(
+    project: Path, capsys: pytest.CaptureFixture[str], args: list[str], said: str
+) -> None:
+    assert main(["--root", str(project), "sync", "zotero", *args]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("readinglist: error: zotero: ") and said in err and err.count("\n") == 1
+
+
+def test_local_reads_zotero_7s_local_api() -> None:
+    from readinglist.fetch import zotero_cli
+
+    args = zotero_cli.options(_parsed(["sync", "zotero", "--group", "7", "--local", "--prune"]))
+    assert (args.library, args.api_url, args.prune, args.dry_run) == (
+        "groups/7",
+        "http://localhost:23119/api",
+        True,
+        False,
+    )
+
+
+def _parsed(argv: list[str]) -> Any:
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    from readinglist.fetch.zotero_cli import sync_parser
+
+    sync_parser(parser.add_subparsers(dest="command"))
+    return parser.parse_args(argv)
+
+
+def test_an_api_that_keeps_asking_to_wait_stops_with_one_line(
+    zotero: Any, project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    library, url = zotero
+    library.put(item(1))
+    library.busy = 99
+    waits: list[float] = []
+    monkeypatch.setattr("readinglist.fetch.zotero_api.time.sleep", waits.append)
+    before = files(project)
+    assert main(["--root", str(project), "sync", "zotero", "--user", "1", "--api-url", url]) == 1
+    err = capsys.readouterr().err
+    assert "asked to wait 5 times in a row" in err and err.count("\n") == 1 and files(project) == before
+    assert len(waits) == 4  # a wait between tries (Backoff 3 over Retry-After 2), through the sleep looked up then

@@ -56,7 +56,7 @@ class Client:
     base: str
     library: str
     key: str = ""
-    sleep: Callable[[float], None] = time.sleep
+    sleep: Callable[[float], None] = field(default=lambda seconds: time.sleep(seconds))  # looked up at each wait
     clock: Callable[[], float] = time.monotonic
     requests: int = 0
     _quiet_until: float = field(default=0.0, repr=False)

@@ -32,7 +32,6 @@ COLOURS: Mapping[str, str] = {
     "#ffd400": "yellow", "#ff6666": "red", "#5fb236": "green", "#2ea8e5": "blue",
     "#a28ae5": "purple", "#e56eee": "magenta", "#f19837": "orange", "#aaaaaa": "gray",
 }  # fmt: skip
-_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
 def file_name(slug: str) -> str:
@@ -112,11 +111,10 @@ def _dict(value: Any) -> dict[str, Any]:
 
 
 def _escaped(text: str) -> str:
-    """A text run escaped as ``md_text`` does, its outer spaces kept (runs meet inside a paragraph)."""
-    words = " ".join(strip_unsafe(text).split())
-    if not words:
+    """A text run as ``md_text`` escapes it, its outer spaces kept (runs meet inside a paragraph)."""
+    body = md_text(text)
+    if not body:
         return " " if text[:1].isspace() or text[-1:].isspace() else ""
-    body = "".join("\\" + c if c in _PUNCTUATION else c for c in words)
     return (" " if text[:1].isspace() else "") + body + (" " if text[-1:].isspace() else "")
 
 
