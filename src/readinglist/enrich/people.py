@@ -180,6 +180,11 @@ class _Joiner:
     groups: dict[str, set[str]]
     parts: dict[str, NameParts]
     rules: Rules
+    apart: list[set[str]] = field(default_factory=list)  # the spellings of each [[different]] table
+
+    def __post_init__(self) -> None:
+        # One spelling cannot be split: "Yann Le Cun" and "Yann LeCun" are one name however written.
+        self.apart = [{spelling(n) for n in group} for group in self.rules.different_authors]
 
     def force(self, keys: set[str]) -> None:
         first, *rest = sorted(keys) or [""]
@@ -201,8 +206,7 @@ class _Joiner:
         return ""
 
     def _split(self, ga: set[str], gb: set[str]) -> bool:
-        named = [{spelling(n) for n in group} for group in self.rules.different_authors]
-        return any(group & ga and group & gb for group in named)
+        return any(group & ga and group & gb for group in self.apart)
 
     def _merge(self, a: str, b: str) -> None:
         merged = self.groups[a] | self.groups[b]
