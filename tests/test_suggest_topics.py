@@ -17,7 +17,7 @@ import pytest
 from readinglist.cli import main
 from readinglist.config import load_config
 from readinglist.enrich import topicnames
-from readinglist.enrich.suggest import focus_text, suggest
+from readinglist.enrich.suggest import focus_text, pick_keywords, suggest
 from readinglist.enrich.taxonomy import load_taxonomy
 from readinglist.enrich.topics import assign_topics
 from readinglist.model import Library, Paper, Topic, Work
@@ -240,3 +240,12 @@ def test_a_phrase_names_before_its_words_and_no_word_twice() -> None:
     assert topicnames.name_terms(support, 5) == ["crowd counting", "drone"]
     lone = {"crowd": (1, 1.0), "drone": (1, 1.0)}  # nothing two works share: no name from one work's words
     assert topicnames.name_terms(lone, 5) == []
+
+
+def test_a_word_the_librarys_abstracts_use_everywhere_places_no_work() -> None:
+    focus = ["a comprehensive gripper", "robot arms", "robot legs", "galaxy spectra", "galaxy halos", "compilers"]
+    abstracts = ["", "", "", "a comprehensive survey", "a comprehensive catalogue", "a comprehensive pass"]
+    matched = [f"{f}. {a}" for f, a in zip(focus, abstracts, strict=True)]
+    found = {"comprehensive": {0}, "robot": {1, 2}, "gripper": {0}}
+    assert pick_keywords({0, 1, 2}, dict(found)) == ("robot", "comprehensive")  # titles alone: "comprehensive" places
+    assert pick_keywords({0, 1, 2}, dict(found), matched) == ("robot", "gripper")  # 1 of its 4 works is the cluster's

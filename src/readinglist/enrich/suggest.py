@@ -4,8 +4,11 @@ Each work is its title, keywords, abstract and venue, weighed by TF-IDF; k-means
 k of a small range and the k whose clusters have the best silhouette is kept (fixed seeds: the
 same library gives the same draft). A cluster becomes a topic whose keywords are the terms of
 its works' titles and keywords (what enrich/topics.py matches) that occur mostly in that
-cluster, picked greedily until they place as many of its works as they can by themselves. It
-is named by its first keywords and its venues. A first topic, "General", takes the works no
+cluster, picked greedily until they place as many of its works as they can by themselves; an
+everyday English word ("local", ``topicnames.general``) or one the library's abstracts use
+mostly elsewhere is no keyword. It is named by the distinctive phrases its works share
+(``topicnames``) and described by its venues. The works no topic's keywords name are
+clustered once more, into topics of their own. A first topic, "General", takes the works no
 keyword places: enrich/topics.py puts a paper it cannot place in the first topic.
 """
 
@@ -29,7 +32,7 @@ if TYPE_CHECKING:
     from scipy.sparse import csr_matrix
 
 K_RANGE = range(2, 13)  # how many clusters are tried; a draft of a dozen topics is still one to edit
-MAX_KEYWORDS = 20
+MAX_KEYWORDS = 25  # 20 placed too few works once everyday words were left out (General 19%, not 9-11%)
 # A topic of fewer works than this (or a twentieth of the library) is no topic worth a page:
 # without it, the silhouette favours splitting off pairs of near-identical titles.
 MIN_CLUSTER = 3
@@ -55,26 +58,29 @@ def suggest(works: list[Work]) -> Suggestion:
     works = sorted(works, key=lambda w: w.key)  # the same draft whatever order refs.bib is in
     focus = [focus_text(w) for w in works]
     texts = [_cluster_text(w) for w in works]
+    matched = [f"{f}. {to_text(w.abstract)}".lower() for f, w in zip(focus, works, strict=True)]  # as topics.py reads
     taken = {GENERAL.id, *RESERVED_IDS}  # ids the draft may not use again
-    found = _cluster_topics(works, texts, focus, list(range(len(works))), taken)
+    found = _cluster_topics(works, (texts, focus, matched), list(range(len(works))), taken)
     # The works no keyword of those topics names would all land in General: their own clusters
     # are topics too (security papers among PL ones, physics among ML ones).
-    left = [i for i in range(len(works)) if not any(_names(t, texts[i].lower()) for t, _ in found)]
+    left = [i for i in range(len(works)) if not any(_names(t, matched[i]) for t, _ in found)]
     if len(left) >= 2 * MIN_CLUSTER:
-        found += _cluster_topics(works, texts, focus, left, taken)
+        found += _cluster_topics(works, (texts, focus, matched), left, taken)
     return Suggestion((GENERAL, *(t for t, _ in found)), tuple(n for _, n in found))
 
 
 def _cluster_topics(
-    works: list[Work], texts: list[str], focus: list[str], among: list[int], taken: set[str]
+    works: list[Work], views: tuple[list[str], list[str], list[str]], among: list[int], taken: set[str]
 ) -> list[tuple[Topic, int]]:
-    """A topic for each cluster of the works ``among``, biggest first, with its size."""
+    """A topic for each cluster of the works ``among``, biggest first, with its size. ``views``:
+    each work's text to cluster, its focus text, and the text topics are matched in."""
+    texts, focus, matched = views
     labels = clusters([texts[i] for i in among])
     out = []
     for label in sorted(set(labels) - {-1}, key=lambda c: (-labels.count(c), c)):
         members = {among[j] for j, c in enumerate(labels) if c == label}
         found = _candidates(members, focus)
-        keywords = pick_keywords(members, found)
+        keywords = pick_keywords(members, found, matched)
         if keywords:
             named = name_terms({t: (len(d & members), _precision(d, members)) for t, d in found.items()}, len(members))
             out.append((_topic(keywords, named, [works[i] for i in sorted(members)], taken), len(members)))
@@ -136,10 +142,12 @@ def _tfidf(texts: list[str]) -> tuple[csr_matrix | None, list[int]]:
     return (matrix[kept] if kept else None), kept
 
 
-def pick_keywords(members: set[int], found: dict[str, set[int]]) -> tuple[str, ...]:
+def pick_keywords(members: set[int], found: dict[str, set[int]], texts: list[str] | None = None) -> tuple[str, ...]:
     """Terms mostly of ``members``' titles and keywords (``found``: each with the works it
     matches), picked while each places more of them; a word of everyday English ("local",
-    "theory") only inside a phrase ("type theory")."""
+    "theory") only inside a phrase ("type theory"), and no word that the library's abstracts
+    (``texts``, lowercased: what topics match in) use mostly outside ``members``: it would pull
+    their works in ("comprehensive", "integrating")."""
     found = {t: docs for t, docs in found.items() if not general(t)}
     chosen: list[str] = []
     placed: set[int] = set()
@@ -151,10 +159,18 @@ def pick_keywords(members: set[int], found: dict[str, set[int]]) -> tuple[str, .
                                                   -len(kv[0]), kv[0]), default=None)  # fmt: skip
         if best is None or best[1] == 0:
             break
+        if texts is not None and _precision(_matching(best[0], texts), members) < MIN_PRECISION:
+            del found[best[0]]
+            continue
         chosen.append(best[0])
         placed |= found[best[0]] & members
     # The most frequent first: they name the topic.
     return tuple(sorted(chosen, key=lambda t: (-len(found[t] & members), -_precision(found[t], members), t)))
+
+
+def _matching(term: str, texts: list[str]) -> set[int]:
+    pattern = re.compile(rf"\b{re.escape(term)}")
+    return {i for i, text in enumerate(texts) if pattern.search(text)}
 
 
 def _candidates(members: set[int], focus: list[str]) -> dict[str, set[int]]:
@@ -167,8 +183,7 @@ def _candidates(members: set[int], focus: list[str]) -> dict[str, set[int]]:
         terms.update(" ".join(pair) for pair in pairwise(words) if f"{pair[0]} {pair[1]}" in focus[i])
     out = {}
     for term in sorted(terms):
-        pattern = re.compile(rf"\b{re.escape(term)}")
-        docs = {i for i, text in enumerate(focus) if pattern.search(text)}
+        docs = _matching(term, focus)
         if _precision(docs, members) >= MIN_PRECISION:
             out[term] = docs
     return out

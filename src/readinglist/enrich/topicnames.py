@@ -51,12 +51,12 @@ def specificity(term: str) -> float:
 def name_terms(support: dict[str, tuple[int, float]], size: int) -> list[str]:
     """The terms that name a cluster of ``size`` works, from each term's (works of the cluster
     it matches, precision): shared by two works or more where the cluster has three, phrases
-    first, none a repeat of another's words. Everyday words only when nothing else is shared
+    first, none a repeat of another's words. One everyday word only when nothing else is shared
     ("training" names papers on distributed training better than one paper's system does)."""
     least = 2 if size >= 3 else 1
     shared = {t: n * precision * (2.0 if " " in t else 1.0) for t, (n, precision) in support.items() if n >= least}
     specific = {t: score * specificity(t) for t, score in shared.items() if not general(t)}
-    return _best(specific) or _best({t: score * max(specificity(t), 0.01) for t, score in shared.items()})
+    return _best(specific) or _best({t: score * max(specificity(t), 0.01) for t, score in shared.items()})[:1]
 
 
 def _best(scored: dict[str, float]) -> list[str]:
