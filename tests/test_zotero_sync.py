@@ -435,3 +435,25 @@ def test_an_api_that_keeps_asking_to_wait_stops_with_one_line(
     err = capsys.readouterr().err
     assert "asked to wait 5 times in a row" in err and err.count("\n") == 1 and files(project) == before
     assert len(waits) == 4  # a wait between tries (Backoff 3 over Retry-After 2), through the sleep looked up then
+
+
+def test_items_go_through_the_import_an_existing_entry_is_merged_and_hand_edits_win(zotero: Any, project: Path) -> None:
+    library, url = zotero
+    title = item(1)["title"]
+    mine = f"@article{{mine2001,\n  title = {{{title}}},\n  author = {{Smith1, Ann}},\n"
+    mine += "  doi = {10.1234/example.1}\n}\n"
+    (project / "refs.bib").write_text(mine, encoding="utf-8")
+    library.put(item(1))
+    library.put(item(2))
+    summary = sync(project, url)
+    keys = zotero_state.load_state(project).keys
+    assert keys["ITEM0001"] == "mine2001" and len(summary.new) == 1  # the same work: merged into the entry
+    works = {w.key: w for w in bibfile.load(project / "refs.bib").works()}
+    assert dict(works["mine2001"].extra)["journal"] == "Journal of Examples"  # what it lacked is filled in
+    bib = project / "refs.bib"
+    bib.write_text(bib.read_text(encoding="utf-8").replace(title, "My Own Title"), encoding="utf-8")  # a hand edit
+    library.put(item(1, title="A retitled paper upstream"))
+    summary = sync(project, url)
+    assert summary.changed == ["`mine2001`: title"]
+    assert {w.key: w for w in bibfile.load(bib).works()}["mine2001"].title == "My Own Title"  # the hand edit wins
+    assert (project / "docs" / "_zotero" / "mine2001.txt").exists()  # its page shows the item's notes
