@@ -10,9 +10,12 @@ whose one topic holds most of the list points to the command.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from readinglist.cli import main
 from readinglist.config import load_config
@@ -249,3 +252,20 @@ def test_a_word_the_librarys_abstracts_use_everywhere_places_no_work() -> None:
     found = {"comprehensive": {0}, "robot": {1, 2}, "gripper": {0}}
     assert pick_keywords({0, 1, 2}, dict(found)) == ("robot", "comprehensive")  # titles alone: "comprehensive" places
     assert pick_keywords({0, 1, 2}, dict(found), matched) == ("robot", "gripper")  # 1 of its 4 works is the cluster's
+
+
+SAFE_NAME = re.compile(r"[\w\- ,]+")
+HOSTILE = [*"ab robot galaxy compiler <>{}$`*_[]()\\:/\"'&;", "\u202e", "é"]
+hostile_titles = st.lists(st.text(alphabet=st.sampled_from(HOSTILE), max_size=40), min_size=6, max_size=12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(hostile_titles)
+def test_a_suggested_name_is_words_alone_whatever_the_titles_hold(titles: list[str]) -> None:
+    """Record text is data: a name is made of the titles' words, never of their markup."""
+    works = [Work(key=f"w{i}", title=f"{t} robot galaxy" if i % 2 else f"{t} compiler") for i, t in enumerate(titles)]
+    topics = suggest(works).topics[1:]
+    assert topics  # "robot", "galaxy" and "compiler" are shared: never vacuous
+    for topic in topics:
+        assert SAFE_NAME.fullmatch(topic.title), topic.title
+        assert all(SAFE_NAME.fullmatch(k) for k in topic.keywords), topic.keywords
