@@ -457,3 +457,32 @@ def test_items_go_through_the_import_an_existing_entry_is_merged_and_hand_edits_
     assert summary.changed == ["`mine2001`: title"]
     assert {w.key: w for w in bibfile.load(bib).works()}["mine2001"].title == "My Own Title"  # the hand edit wins
     assert (project / "docs" / "_zotero" / "mine2001.txt").exists()  # its page shows the item's notes
+
+
+def test_recorded_api_items_become_records_and_a_section(zotero: Any, project: Path) -> None:
+    """Items in the shapes the API documents (tests/fixtures/zotero/items.json): a book with a
+    Better BibTeX key, a preprint with Zotero 7's citationKey, a note, a PDF, a highlight, an image
+    annotation (no text: not shown), and an item in the trash (not imported)."""
+    library, url = zotero
+    recorded = json.loads((Path(__file__).parent / "fixtures" / "zotero" / "items.json").read_text(encoding="utf-8"))
+    for entry in recorded:
+        library.put(entry["data"])
+    summary = sync(project, url)
+    works = {w.key: w for w in bibfile.load(project / "refs.bib").works()}
+    assert sorted(works) == ["cohen2006digital", "vaswani2017attention"] and not summary.removed
+    book, preprint = works["cohen2006digital"], works["vaswani2017attention"]
+    assert (book.entry_type, book.year, dict(book.extra)["publisher"], dict(book.extra)["address"]) == (
+        "book",
+        2006,
+        "University of Pennsylvania Press",
+        "Philadelphia",
+    )
+    assert (preprint.eprint, preprint.doi) == ("1706.03762", "10.48550/arXiv.1706.03762")
+    text = (project / "docs" / "_zotero" / "cohen2006digital.txt").read_text(encoding="utf-8")
+    assert (
+        "Chapter 3 argues **for** *open* archives; see [the book's site](<https://chnm.gmu.edu/digitalhistory/>)"
+        in (text.replace("\\", ""))
+    )
+    assert "- Preserve early\n- Publish often" in text and "(Cohen and Rosenzweig, 2006)" in text.replace("\\", "")
+    assert "**Yellow highlight** \\(p\\. 12\\): “the past on the web is both fragile and abundant” — the book" in text
+    assert "p\\. 14" not in text  # the image annotation has no text to show

@@ -130,13 +130,18 @@ class _Blocks(HTMLParser):
         self.inline: list[list[str]] = [[]]  # the open inline runs: the block's, then each open em/strong/a
         self.hrefs: list[str] = []
         self.prefix = ""
+        self.items = 0  # list items open
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "p" and self.items:  # Zotero 7 writes <li><p>…</p></li>: the item's text, not a block
+            self.inline[-1].append(" ")
+            return
         if tag in ("p", "li", "ul", "ol"):
             self._flush()
         if tag in ("ul", "ol"):
             self.lists.append(tag)
         elif tag == "li":
+            self.items += 1
             depth = max(len(self.lists) - 1, 0)
             self.prefix = "   " * depth + ("1. " if self.lists[-1:] == ["ol"] else "- ")
         elif tag in ("em", "strong", "a"):
@@ -145,7 +150,11 @@ class _Blocks(HTMLParser):
                 self.hrefs.append(next((v or "" for k, v in attrs if k == "href"), ""))
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in ("p", "li"):
+        if tag == "p" and self.items:
+            self.inline[-1].append(" ")
+        elif tag in ("p", "li"):
+            if tag == "li" and self.items:
+                self.items -= 1
             self._flush()
         elif tag in ("ul", "ol") and self.lists:
             self._flush()

@@ -4,9 +4,10 @@ fields to BibTeX's terms, as ``cslmap.py`` is for CSL-JSON.
 Zotero's text is plain Unicode with a few rich-text tags in titles (``<i>``, ``<sup>``, ``<span
 class="nocase">``): the tags are dropped and the text kept, and the record is a plain-text one
 (kind ``zotero``, not in ``LATEX_KINDS``), made BibTeX-safe by the store as a dump's text is.
-A Better BibTeX ``Citation Key: x`` line in ``extra`` is the record's key; ``arXiv: id`` there
-is its eprint. Each item's source is ``zotero/<library>/items/<KEY>:1``, one "file" per item,
-so the store matches an item changed upstream to its work by provenance ("same source record").
+Zotero 7's ``citationKey`` field, else a Better BibTeX ``Citation Key: x`` line in ``extra``, is
+the record's key; ``arXiv: id`` there (as the arXiv translator writes it) is its eprint. Each
+item's source is ``zotero/<library>/items/<KEY>:1``, one "file" per item, so the store matches
+an item changed upstream to its work by provenance ("same source record").
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ def to_record(item: Mapping[str, Any], library: str) -> RawRecord:
         authors=authors,
         year=plausible_year(_year(text(data.get("date")))),
         abstract=text(data.get("abstractNote")),
-        key=extra.get("citation key", ""),
+        key=text(data.get("citationKey")) or extra.get("citation key", ""),
         entry_type=entry_type,
         doi=normalize_doi(text(data.get("DOI")) or extra.get("doi", "")),
         eprint=_eprint(data, extra),
@@ -140,8 +141,9 @@ def _eprint(data: Mapping[str, Any], extra: Mapping[str, str]) -> str:
     """An arXiv id from ``archiveID`` (``arXiv:2101.00001``, preprints) or ``arXiv:`` in ``extra``."""
     for value in (text(data.get("archiveID")), extra.get("arxiv", "")):
         match = _ARXIV_ID.match(value.strip())
-        if match and arxiv_eprint(match.group(1).strip()):
-            return arxiv_eprint(match.group(1).strip())
+        found = arxiv_eprint(match.group(1).split()[0]) if match and match.group(1).split() else ""
+        if found:  # "arXiv:1706.03762 [cs]": the id, without its category
+            return found
     return ""
 
 
