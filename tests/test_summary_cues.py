@@ -203,3 +203,9 @@ def test_the_papers_own_claim_after_the_contribution_is_not_a_problem() -> None:
     assert brief(text).problem == ""
     gap = "We propose DDP, a pruning method. Existing methods are inefficient on large models."
     assert brief(gap).problem == "Existing methods are inefficient on large models."
+
+
+def test_a_finding_is_not_the_approach() -> None:
+    text = "Implicit models are often better. On robot tasks we show that implicit policies beat explicit ones by 20%."
+    made = brief(text)
+    assert made.approach == "" and made.result.startswith("On robot tasks we show"), made

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from ..model import Brief
-from ..sentences import ENUMERATION, REPORTED, SUBJECT, clause_cut, contribution_index, split_sentences
+from ..sentences import ENUMERATION, PROPOSAL, REPORTED, SUBJECT, clause_cut, contribution_index, split_sentences
 from .summary import FINDING, QUALITATIVE, is_measured, key_results
 
 MAX_WORDS = 40
@@ -79,8 +79,11 @@ def brief(text: str, results: tuple[str, ...] | None = None) -> Brief:
     if not sentences:
         return Brief()
     at = contribution_index(sentences)
-    approach = _approach(sentences, at) if at is not None else ""  # no "we propose": no approach
-    claimed = sentences[at] if at is not None else ""
+    # No "we propose": no approach; nor when what the paper says it does is a finding ("we show
+    # that X outperforms Y"): that is the result's line.
+    own = at if at is not None and (PROPOSAL.search(sentences[at]) or not REPORTED.search(sentences[at])) else None
+    approach = _approach(sentences, own) if own is not None else ""
+    claimed = sentences[own] if own is not None else ""
     results = key_results(text) if results is None else results
     shown = tuple(r for r in results if r[1:] not in claimed)  # the approach line says that one
     return Brief(_problem(sentences, at), approach, _result(shown))
