@@ -58,3 +58,10 @@ def pagefind_files(html: Path) -> int:
 
 def pagefind_bytes(html: Path) -> int:
     return sum(size(folder) for folder in bundles(html)) + size(html / "pagefind-merged")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``bench.py --search``: the search page on a phone at 2,000 works (``searchphone.py``)."""
+    import searchphone
+
+    return searchphone.main(argv)

@@ -197,3 +197,15 @@ def test_an_index_made_by_an_older_version_is_made_again_though_no_page_changed(
     record["0"]["pages"]["papers/a.html"][-1] = "copy:0123"
     shards.save(site, record)
     assert search.needed(site, 0)
+
+
+@given(st.integers(min_value=0, max_value=200_000))
+def test_a_list_has_few_shards_and_none_too_large_for_its_glob(papers: int) -> None:
+    """A query fetches one index chunk a word from each shard: at most four up to 10,000 works
+    (issue 27), and more only so that no shard holds more pages than one --glob can name."""
+    from readinglist.site.shards import MAX_SHARD_PAGES, MAX_SHARDS, count
+
+    shards = count(papers)
+    assert shards & (shards - 1) == 0  # a power of two: every paper moves only when the list doubles
+    assert papers <= shards * MAX_SHARD_PAGES
+    assert shards <= MAX_SHARDS or papers > shards // 2 * MAX_SHARD_PAGES  # more only when needed

@@ -39,12 +39,15 @@ ENTRY = "pagefind-entry.json"  # written last by Pagefind: its presence means a 
 # build (search.index's ``state``; a caller that names no folder keeps it in the site).
 RECORD = ".readinglist-search.json"
 # Pagefind ranks a page within its own shard (its word statistics are the shard's), so a
-# shard must hold enough pages for those statistics to be the site's: at least this many. A
-# status change re-indexes one shard: 8 of about 125 pages at 1,000 works (0.2 s less a status
-# change than 4 of 250), for 9 bundles a first query loads instead of 5 (841 KB and 102
-# requests against 785 KB and 74: docs/develop/performance.md).
-PAGES_PER_SHARD = 64
-MAX_SHARDS = 16  # each bundle adds about 7 requests to a search page's first query: at 10,000 works, 625 pages a shard
+# shard must hold enough pages for those statistics to be the site's: at least this many.
+PAGES_PER_SHARD = 250
+# Each bundle costs a first query one index chunk (about 22 KB) a word, whatever its size: at
+# 2,000 works, 16 shards of 125 pages fetched 638 KB for a two-word query, 8 of 250 365 KB,
+# 4 of 500 250 KB (issue 27: at most 300 KB). A note edit re-indexes one shard: Pagefind took
+# 0.2 s for 62 pages, 2.2 s for 500 on a busy 2-core machine (at 1,000 works, 4 shards of 250).
+MAX_SHARDS = 4
+# But never more pages a shard than its --glob can name (Shard.glob): past 10,000 works, more shards.
+MAX_SHARD_PAGES = 2500
 SIZE_ENV = "READINGLIST_SEARCH_SHARD_PAGES"  # tests and benchmarks: smaller shards on a small list
 GLOB_SPECIAL = "\\*?[]{},!"
 
@@ -67,8 +70,7 @@ class Shard:
     def glob(self) -> str:
         """Pagefind's ``--glob``: exactly these pages (a brace list; metacharacters escaped).
 
-        One argument, so at most 128 KB on Linux: about 3,000 pages a shard, 16 shards of papers
-        (MAX_SHARDS) up to some 50,000 works.
+        One argument, so at most 128 KB on Linux: about 3,000 pages a shard (MAX_SHARD_PAGES).
         """
         names = ["".join(f"\\{c}" if c in GLOB_SPECIAL else c for c in page) for page in sorted(self.pages)]
         return "{" + ",".join(names) + "}" if len(names) != 1 else names[0]
@@ -79,7 +81,7 @@ def count(papers: int) -> int:
     only when the list has doubled or halved."""
     size = int(os.environ.get(SIZE_ENV) or PAGES_PER_SHARD)
     shards = 1
-    while shards * 2 <= min(MAX_SHARDS, papers // max(size, 1)):
+    while shards * 2 <= min(MAX_SHARDS, papers // max(size, 1)) or papers > shards * MAX_SHARD_PAGES:
         shards *= 2
     return shards
 
