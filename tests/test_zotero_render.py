@@ -39,9 +39,8 @@ def _check(markdown: str) -> None:
     assert warnings == ""
     for node in doc.findall():
         assert isinstance(node, ALLOWED_NODES), (type(node).__name__, markdown)
-        if isinstance(node, nodes.reference):
+        if isinstance(node, nodes.reference):  # a link's text may say "javascript:"; its target never
             assert node["refuri"].startswith(("https://", "http://")), markdown
-    assert "javascript:" not in "".join(n.astext().lower() for n in doc.findall(nodes.reference))
 
 
 @settings(max_examples=300, deadline=None)

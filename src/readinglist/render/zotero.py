@@ -112,6 +112,7 @@ def _dict(value: Any) -> dict[str, Any]:
 
 def _escaped(text: str) -> str:
     """A text run as ``md_text`` escapes it, its outer spaces kept (runs meet inside a paragraph)."""
+    text = strip_unsafe(text)  # first: a dropped control character is no space ("\x1f".isspace())
     body = md_text(text)
     if not body:
         return " " if text[:1].isspace() or text[-1:].isspace() else ""
