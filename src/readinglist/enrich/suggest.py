@@ -6,10 +6,11 @@ same library gives the same draft). A cluster becomes a topic whose keywords are
 its works' titles and keywords (what enrich/topics.py matches) that occur mostly in that
 cluster, picked greedily until they place as many of its works as they can by themselves; an
 everyday English word ("local", ``topicnames.general``) or one the library's abstracts use
-mostly elsewhere is no keyword. It is named by the distinctive phrases its works share
-(``topicnames``) and described by its venues. The works no topic's keywords name are
-clustered once more, into topics of their own. A first topic, "General", takes the works no
-keyword places: enrich/topics.py puts a paper it cannot place in the first topic.
+mostly elsewhere is no keyword, and a common one ("comprehensive") places no work alone. It is
+named by the distinctive phrases its works share (``topicnames``) and described by its venues.
+The works no topic's keywords name are clustered once more, into topics of their own. A first
+topic, "General", takes the works no keyword places: enrich/topics.py puts a paper it cannot
+place in the first topic.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from ..latex import to_text
 from ..model import Topic, Work
 from .similarity import RESEARCH_STOP_WORDS
 from .taxonomy import RESERVED_IDS
-from .topicnames import MAX_NAME_TERMS, general, name_terms, spelled
+from .topicnames import MAX_NAME_TERMS, general, name_terms, rare, spelled
 from .venues import VENUE_FIELDS, venue_of
 
 if TYPE_CHECKING:
@@ -145,9 +146,9 @@ def _tfidf(texts: list[str]) -> tuple[csr_matrix | None, list[int]]:
 def pick_keywords(members: set[int], found: dict[str, set[int]], texts: list[str] | None = None) -> tuple[str, ...]:
     """Terms mostly of ``members``' titles and keywords (``found``: each with the works it
     matches), picked while each places more of them; a word of everyday English ("local",
-    "theory") only inside a phrase ("type theory"), and no word that the library's abstracts
-    (``texts``, lowercased: what topics match in) use mostly outside ``members``: it would pull
-    their works in ("comprehensive", "integrating")."""
+    "theory") only inside a phrase ("type theory"), a common one ("comprehensive") not for one
+    work alone, and no word that the library's abstracts (``texts``, lowercased: what topics
+    match in) use mostly outside ``members``: it would pull their works in."""
     found = {t: docs for t, docs in found.items() if not general(t)}
     chosen: list[str] = []
     placed: set[int] = set()
@@ -159,7 +160,9 @@ def pick_keywords(members: set[int], found: dict[str, set[int]], texts: list[str
                                                   -len(kv[0]), kv[0]), default=None)  # fmt: skip
         if best is None or best[1] == 0:
             break
-        if texts is not None and _precision(_matching(best[0], texts), members) < MIN_PRECISION:
+        if (best[1] == 1 and not rare(best[0])) or (
+            texts is not None and _precision(_matching(best[0], texts), members) < MIN_PRECISION
+        ):
             del found[best[0]]
             continue
         chosen.append(best[0])

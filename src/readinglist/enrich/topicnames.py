@@ -21,6 +21,7 @@ from functools import lru_cache
 GENERAL_ZIPF = 4.8
 SPECIFIC_ZIPF = 4.0  # at or below it a word counts as fully specific when a name is chosen
 MAX_NAME_TERMS = 3
+RARE_ZIPF = 4.0  # "comprehensive" 4.36, "learning-driven" 4.39; "integrating" 3.52, "compiler" 3.37
 
 
 # ...or in another language's titles a library may hold: "des", "und", "les" are everyday words
@@ -41,6 +42,12 @@ def general(term: str) -> bool:
     if " " in term:
         return False
     return zipf(term) >= GENERAL_ZIPF or any(zipf(term, lang) >= FOREIGN_ZIPF for lang in FOREIGN)
+
+
+def rare(term: str) -> bool:
+    """A phrase, or a word rare enough in English to place one work by itself: a system's name
+    ("swaptext"), a technical term ("regularization"); not "comprehensive" or "integrating"."""
+    return " " in term or zipf(term) < RARE_ZIPF
 
 
 def specificity(term: str) -> float:
