@@ -47,6 +47,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=2000, help="number of works (default 2000)")
     parser.add_argument("--site", type=Path, help="a built site to measure instead of building one")
+    parser.add_argument("--out", type=Path, help="build the list in this empty folder and keep it")
     parser.add_argument("--rate", type=float, default=4.0, help="CPU slowdown (default 4)")
     parser.add_argument("--query", default=QUERY, help=f"the first query (default {QUERY!r})")
     parser.add_argument("--no-relevance", action="store_true", help="skip the relevance set")
@@ -57,7 +58,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     with tempfile.TemporaryDirectory(prefix="readinglist-search-") as folder:
-        site = args.site or build(Path(folder) / "list", args.n)
+        site = args.site or build(args.out or Path(folder) / "list", args.n)
         results: dict[str, Any] = {"n": args.n, "rate": args.rate, "query": args.query}
         results["phone"] = measure(site, args.query, args.rate)
         if not args.no_relevance:
@@ -90,7 +91,7 @@ def measure(site: Path, query: str, rate: float) -> dict[str, Any]:
         page = context.new_page()
         context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": rate})
         responses: list[Any] = []
-        page.on("response", responses.append)
+        page.on("response", lambda response: responses.append(response))  # playwright wants a Python callable
         page.goto(f"{base}search.html")
         page.wait_for_selector(".pagefind-ui__search-input")
         ready = page.evaluate("() => performance.now()")

@@ -105,14 +105,23 @@ def page_of(url: str) -> str:
     return url.split("#")[0].removeprefix("/papers/").removesuffix(".html")
 
 
-def precision(found: dict[str, list[str]]) -> dict[str, float]:
-    """Precision at 1 and at 5 of RELEVANCE over ``found`` (each query's result URLs, best first)."""
+def precision(found: dict[str, list[str]]) -> dict[str, Any]:
+    """Precision at 1 and at 5 of RELEVANCE over ``found`` (each query's result URLs, best first),
+    and the queries whose expected paper was not first, with the pages that were."""
     first = five = 0
+    missed = {}
     for query, expected in RELEVANCE:
         pages = [page_of(url) for url in found.get(query, [])]
         first += bool(pages) and pages[0] in expected.split("|")
         five += any(page in expected.split("|") for page in pages[:5])
-    return {"p_at_1": first / len(RELEVANCE), "p_at_5": five / len(RELEVANCE), "queries": len(RELEVANCE)}
+        if not pages or pages[0] not in expected.split("|"):
+            missed[query] = pages[:3]
+    return {
+        "p_at_1": first / len(RELEVANCE),
+        "p_at_5": five / len(RELEVANCE),
+        "queries": len(RELEVANCE),
+        "missed": missed,
+    }
 
 
 @pytest.fixture(scope="module")

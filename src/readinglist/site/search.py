@@ -55,8 +55,9 @@ SHARD_JOBS = 4  # Pagefind processes at once, at most (memory: see jobs)
 
 def needed(site: Path, pages_written: int, state: Path | None = None) -> bool:
     """A build that wrote no page leaves a complete index as it was (Pagefind cannot update one),
-    unless it was made by a version that indexed the pages otherwise (``shards.outdated``)."""
-    complete = (site / BUNDLE / ENTRY).is_file() and (site / searchmerge.FOLDER / "pagefind.js").is_file()
+    unless it was made by a version that indexed the pages otherwise (``shards.outdated``) or
+    merged it with another script (``searchmerge.current``): only the stale shards are indexed."""
+    complete = (site / BUNDLE / ENTRY).is_file() and searchmerge.current(site)
     outdated = shards.outdated(site if state is None else state)
     return pages_written > 0 or (site / STALE).is_file() or not complete or outdated
 

@@ -31,7 +31,6 @@ const CHECKED = 10;  // results checked at a time, best first, while a batch mix
 const BATCHES = 5;  // then the rest are kept unchecked
 
 function wordsOf(term) {
-  if (/^\s*".+"\s*$/.test(term ?? "")) return [];  // a quoted phrase: Pagefind's exact search already
   return String(term ?? "").split(/\s+/).map(plain).filter((w) => w);
 }
 
@@ -68,7 +67,17 @@ async function withoutGuesses(rest, words) {
   return kept;
 }
 
+// Pagefind scores every result of a quoted phrase 1: they are ordered by the score of the same
+// words unquoted (the same index chunks), so a title holding the phrase comes first.
+async function phraseOrder(response, term, opts) {
+  const plain = await pagefind.search(term.replace(/"/g, " "), opts);
+  const score = new Map((plain?.results ?? []).map((r) => [r.id, r.score]));
+  response.results.sort((a, b) => (score.get(b.id) ?? 0) - (score.get(a.id) ?? 0));
+  return response;
+}
+
 async function exactFirst(response, term, opts) {
+  if (response && /^\s*".+"\s*$/.test(term ?? "")) return phraseOrder(response, term, opts);
   const words = wordsOf(term);
   if (!response || !words.length) return response;
   const exact = await Promise.all(words.map((word) => pagefind.search(`"${word}"`, opts)));
