@@ -55,9 +55,8 @@ SHARD_JOBS = 4  # Pagefind processes at once, at most (memory: see jobs)
 
 def needed(site: Path, pages_written: int, state: Path | None = None) -> bool:
     """A build that wrote no page leaves a complete index as it was (Pagefind cannot update one),
-    unless it was made by a version that indexed the pages otherwise (``shards.outdated``) or
-    merged it with another script (``searchmerge.current``): only the stale shards are indexed."""
-    complete = (site / BUNDLE / ENTRY).is_file() and searchmerge.current(site)
+    unless it was made by a version that indexed the pages otherwise (``shards.outdated``)."""
+    complete = (site / BUNDLE / ENTRY).is_file() and (site / searchmerge.FOLDER / "pagefind.js").is_file()
     outdated = shards.outdated(site if state is None else state)
     return pages_written > 0 or (site / STALE).is_file() or not complete or outdated
 
@@ -130,6 +129,18 @@ def index(site: Path, state: Path | None = None) -> str:
     # indexed and removed the mark first.
     (site / STALE).unlink(missing_ok=True)
     return reports
+
+
+def merge_again(site: Path, state: Path | None = None) -> None:
+    """Write the merged API again from the record, as :func:`index` last wrote it (the same bytes,
+    so nothing is written) unless this version's script differs: a build that indexes nothing still
+    gives the site today's ranking (``templates/pagefind-merged.js``)."""
+    record = shards.recorded(site if state is None else state)
+    if shards.SITE not in record or not (site / searchmerge.FOLDER / "pagefind.js").is_file():
+        return  # never indexed: the next build indexes (``needed``)
+    keys = sorted(record, key=lambda key: (key != shards.SITE, int(key) if key.isdigit() else -1))
+    values = {page: found for kept in record.values() for page, found in kept.get("sort", {}).items()}
+    searchmerge.write(site, [shards.Shard(key, {}) for key in keys], values)
 
 
 def indexed(text: str) -> str:

@@ -61,17 +61,6 @@ def ranks(values: Values) -> dict[str, Any]:
     return {"ids": ids, "ranks": table}
 
 
-def current(site: Path) -> bool:
-    """True if the merged API was written from today's template (an upgrade that changed only the
-    template, not the pages, still needs it written again: ``search.needed``)."""
-    head, _, tail = TEMPLATE.read_text(encoding="utf-8").partition('"@BUNDLES@"')
-    try:
-        written = (site / FOLDER / "pagefind.js").read_text(encoding="utf-8")
-    except OSError:
-        return False
-    return written.startswith(head) and written.endswith(tail)
-
-
 def write(site: Path, shards: list[Shard], values: Values) -> None:
     """The merged API naming the paper shards' bundles, and the site-wide sort ranks."""
     bundles = [f"../{s.bundle}/" for s in shards if s.key != SITE]  # the site shard's is the module's own

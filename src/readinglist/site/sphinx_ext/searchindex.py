@@ -66,6 +66,7 @@ def _index(app: Sphinx, exception: BaseException | None) -> None:
         return
     site = Path(app.outdir)
     if not search.needed(site, state(app).written, Path(app.doctreedir)):
+        search.merge_again(site, Path(app.doctreedir))  # an upgrade's ranking, though no page changed
         logger.info("[readinglist] search: no page changed, Pagefind index kept")
         return
     if app.config.readinglist_search_later:  # ``readinglist build`` indexes once Sphinx's memory is freed
