@@ -243,6 +243,10 @@ def test_a_phrase_names_before_its_words_and_no_word_twice() -> None:
     assert topicnames.name_terms(support, 5) == ["crowd counting", "drone"]
     lone = {"crowd": (1, 1.0), "drone": (1, 1.0)}  # nothing two works share: no name from one work's words
     assert topicnames.name_terms(lone, 5) == []
+    # a later topic does not take an earlier one's name, nor a part of it
+    assert topicnames.covered("snapshot", {"snapshot isolation"})
+    assert topicnames.covered("snapshot isolation", {"snapshot isolation", "crowd-counting"})
+    assert not topicnames.covered("isolation levels", {"snapshot isolation", "crowd-counting"})
 
 
 def test_a_word_the_librarys_abstracts_use_everywhere_places_no_work() -> None:

@@ -26,7 +26,7 @@ from ..latex import to_text
 from ..model import Topic, Work
 from .similarity import RESEARCH_STOP_WORDS
 from .taxonomy import RESERVED_IDS
-from .topicnames import MAX_NAME_TERMS, general, name_terms, rare, spelled
+from .topicnames import MAX_NAME_TERMS, covered, general, name_terms, rare, spelled
 from .venues import VENUE_FIELDS, venue_of
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ def suggest(works: list[Work]) -> Suggestion:
     focus = [focus_text(w) for w in works]
     texts = [_cluster_text(w) for w in works]
     matched = [f"{f}. {to_text(w.abstract)}".lower() for f, w in zip(focus, works, strict=True)]  # as topics.py reads
-    taken = {GENERAL.id, *RESERVED_IDS}  # ids the draft may not use again
+    taken = {GENERAL.id, *RESERVED_IDS}  # ids and name terms the draft may not use again
     found = _cluster_topics(works, (texts, focus, matched), list(range(len(works))), taken)
     # The works no keyword of those topics names would all land in General: their own clusters
     # are topics too (security papers among PL ones, physics among ML ones).
@@ -83,9 +83,18 @@ def _cluster_topics(
         found = _candidates(members, focus)
         keywords = pick_keywords(members, found, matched)
         if keywords:
-            named = name_terms({t: (len(d & members), _precision(d, members)) for t, d in found.items()}, len(members))
+            named = _name(members, found, keywords, taken)
             out.append((_topic(keywords, named, [works[i] for i in sorted(members)], taken), len(members)))
     return out
+
+
+def _name(members: set[int], found: dict[str, set[int]], keywords: tuple[str, ...], taken: set[str]) -> list[str]:
+    """The terms that name the cluster ``members``, none a name an earlier topic took
+    ("Snapshot isolation", then "Snapshot"); its first keywords when its works share none."""
+    support = {t: (len(d & members), _precision(d, members)) for t, d in found.items() if not covered(t, taken)}
+    named = name_terms(support, len(members)) or [k for k in keywords if not covered(k, taken)][:MAX_NAME_TERMS]
+    taken.update(named)
+    return named
 
 
 def _names(topic: Topic, text: str) -> bool:

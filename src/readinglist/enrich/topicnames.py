@@ -76,6 +76,13 @@ def _best(scored: dict[str, float]) -> list[str]:
     return chosen
 
 
+def covered(term: str, names: set[str]) -> bool:
+    """Whether every word of ``term`` is one of a single name's words, or starts one ("snapshot"
+    and "snapshot isolation"). ``names`` may hold the draft's topic ids too: each is made of a
+    name's words ("snapshot-isolation"), so it covers no more than that name does."""
+    return any(all(any(w.startswith(x) for w in name.split()) for x in term.split()) for name in names)
+
+
 def _repeats(term: str, chosen: list[str]) -> bool:
     """Whether a word of ``term`` starts, or is the start of, a word already chosen ("fusion"
     after "FusionStitching", "homotopy type" after "type theory")."""
