@@ -252,3 +252,18 @@ def test_axe_finds_nothing_serious_with_a_large_facet_open(browser: Any, site: s
     page.add_script_tag(path=str(AXE))
     assert page.evaluate(AXE_RUN) == []
     page.context.close()
+
+
+def test_the_facets_count_the_results_shown_not_the_guesses_dropped(browser: Any, site: str) -> None:
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(f"{site}/search.html?q=quokkaphant")
+    page.wait_for_function(RESULTS_SHOWN, timeout=30_000)
+    page.locator(".pagefind-ui__filter-label").first.wait_for(state="attached")
+    labels = page.locator(".pagefind-ui__filter-label").all_text_contents()
+    assert page.locator(".pagefind-ui__message").inner_text().startswith("1 result")
+    assert labels and all(label.endswith("(1)") for label in labels), labels
+    page.goto(f"{site}/search.html?q=cosmology")  # in no page: no result, and no facet value
+    page.wait_for_function(RESULTS_SHOWN, timeout=30_000)
+    assert page.locator(".pagefind-ui__message").inner_text().startswith("No results")
+    assert page.locator(".pagefind-ui__filter-label").count() == 0
+    page.context.close()

@@ -86,8 +86,21 @@ async function exactFirst(response, term, opts) {
   const matched = (r) => hits.get(r.id) ?? 0;
   const results = response.results.sort((a, b) => matched(b) - matched(a) || b.score - a.score);  // stable
   const whole = results.filter((r) => matched(r) === words.length);
-  response.results = [...whole, ...(await withoutGuesses(results.slice(whole.length), words))];
+  const kept = await withoutGuesses(results.slice(whole.length), words);
+  if (whole.length + kept.length < results.length && !kept.length) {
+    // The facets counted the guesses too. No result left: they count nothing; the exact results of
+    // a single word: as its exact search counted them (several words: as they were, a little high).
+    if (!whole.length) response.filters = uncounted(response.filters);
+    else if (words.length === 1) response.filters = exact[0].filters;
+  }
+  response.results = [...whole, ...kept];
   return response;
+}
+
+function uncounted(filters) {
+  return Object.fromEntries(
+    Object.entries(filters ?? {}).map(([name, values]) => [name, Object.fromEntries(Object.keys(values).map((v) => [v, 0]))]),
+  );
 }
 
 // A sorted view is put in the site's order from sort.json (each page's rank by each sort key),
@@ -143,8 +156,10 @@ function trimFacets(filters, chosen = {}) {
 
 async function ordered(response, term, opts, sort) {
   if (!response) return response;  // a debounced search that a later one replaced
+  if (Object.keys(sort ?? {}).length) response = await inSiteOrder(response, sort);
+  else response = await exactFirst(response, term, opts);
   trimFacets(response.filters, opts.filters);
-  return Object.keys(sort ?? {}).length ? inSiteOrder(response, sort) : exactFirst(response, term, opts);
+  return response;
 }
 
 export async function filters() {
