@@ -236,6 +236,10 @@ def test_a_name_is_spelled_as_the_titles_spell_it() -> None:
         "FusionStitching"
     )
     assert topicnames.spelled("cnn", ["Pruning CNNs", "Fast CNNs", "Pruning a CNN"]) == "CNNs"
+    # a name that a sentence-case title capitalizes keeps its capitals; a Title Case title tells nothing
+    sentence_case = ["Monte Carlo Methods", "Sequential Monte Carlo samplers for rare events", "Fast Monte Carlo sums"]
+    assert topicnames.spelled("monte carlo", sentence_case) == "Monte Carlo"
+    assert topicnames.spelled("monte carlo", sentence_case[:2]) == "monte carlo"  # one sentence-case title: not enough
 
 
 def test_a_phrase_names_before_its_words_and_no_word_twice() -> None:

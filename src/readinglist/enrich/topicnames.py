@@ -94,9 +94,11 @@ def _repeats(term: str, chosen: list[str]) -> bool:
 
 def spelled(term: str, titles: list[str]) -> str:
     """``term`` as the titles spell it most often: its words completed ("detect" to "detection"),
-    lower case unless a word has capitals inside it (an acronym or a system's name)."""
+    lower case unless a word has capitals inside it (an acronym or a system's name) or is
+    capitalized mid-sentence in a title that capitalizes little else ("Monte Carlo")."""
     pattern = re.compile(rf"\b{re.escape(term)}[\w-]*", re.I)
-    forms = Counter(m.group(0) for title in titles for m in pattern.finditer(title))
+    found = [(m, title) for title in titles for m in pattern.finditer(title)]
+    forms = Counter(m.group(0) for m, _ in found)
     if not forms:
         return term
     counts = Counter[str]()
@@ -104,4 +106,18 @@ def spelled(term: str, titles: list[str]) -> str:
         counts[form.lower()] += n
     best = min(counts, key=lambda f: (-counts[f], f))
     shown = max((f for f in forms if f.lower() == best), key=lambda f: (forms[f], f))
-    return " ".join(w if re.search(r"\w[A-Z]", w) else w.lower() for w in shown.split())
+    plain = Counter(w for m, title in found if m.start() > 0 and _sentence_case(title, m) for w in m.group(0).split())
+    return " ".join(w if re.search(r"\w[A-Z]", w) or _named(w, plain) else w.lower() for w in shown.split())
+
+
+def _sentence_case(title: str, match: re.Match[str]) -> bool:
+    """Whether the title, the match and its first word aside, is mostly lower case."""
+    rest = (title[: match.start()] + title[match.end() :]).split()[1:]
+    words = [w for w in rest if w[:1].isalpha()]
+    return bool(words) and sum(w[:1].isupper() for w in words) * 3 < len(words)
+
+
+def _named(word: str, plain: Counter[str]) -> bool:
+    """A word that sentence-case titles capitalize, twice or more and more often than not ("Carlo"
+    in "Sequential Monte Carlo samplers"); ``plain``: each word as they write it, with its count."""
+    return word[:1].isupper() and plain[word] >= 2 and plain[word] > plain[word.lower()]
