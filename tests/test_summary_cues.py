@@ -193,6 +193,8 @@ def test_working_titles_name_an_acronym_introduced_with_its_expansion() -> None:
 def test_a_line_without_its_verb_must_still_read() -> None:
     text = "We propose a stochastic model of phonological change and simulate the evolution of phoneme inventories."
     assert brief(text).approach == text
+    counted = "We design a series of controlled experiments, and identify two key mechanisms of recall."
+    assert brief(counted).approach == counted  # not "A series of controlled experiments, and identify two ..."
 
 
 def test_the_papers_own_claim_after_the_contribution_is_not_a_problem() -> None:

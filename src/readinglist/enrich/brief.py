@@ -61,7 +61,8 @@ AND_VERB = re.compile(r"\band\s+(?:we\s+)?(?:propose|present|introduce|develop|d
 # "we propose X and simulate Y": without "we propose" the line would not read; it is quoted whole.
 AND_OTHER_VERB = re.compile(
     r"\band\s+(?!(?:we\s+)?(?:propose|present|introduce|develop|design|build|devise)s?\b)[a-z]+\s+"
-    r"(?:the|a|an|its|their|our|how|that|it|them|this|these)\b"
+    r"(?:the|a|an|its|their|our|how|that|it|them|this|these|those|two|three|four|five|several|both|each|all"
+    r"|multiple|various|\d+)\b"  # "we design experiments, and identify two mechanisms"
 )
 ORDINAL = re.compile(r"^(?:first|second|third|then|next|finally)(?:ly)?,\s+", re.I)
 # A sentence that goes on about the work the one before states ("It features ...").
