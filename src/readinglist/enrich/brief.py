@@ -58,11 +58,13 @@ FRAME = re.compile(
 # "We propose X" gives the line "X": the thing proposed is the approach.
 NOUN_VERBS = frozenset("propose present introduce develop design build devise".split())
 AND_VERB = re.compile(r"\band\s+(?:we\s+)?(?:propose|present|introduce|develop|design|build|devise)s?\s+", re.I)
-# "we propose X and simulate Y": without "we propose" the line would not read; it is quoted whole.
+# "we propose X and simulate Y", "we design X, and identify two Y", "and show with a case study":
+# without "we propose" the line would not read; it is quoted whole. A noun caught by mistake
+# ("data and code with ...") only keeps "we propose" in the line.
 AND_OTHER_VERB = re.compile(
     r"\band\s+(?!(?:we\s+)?(?:propose|present|introduce|develop|design|build|devise)s?\b)[a-z]+\s+"
     r"(?:the|a|an|its|their|our|how|that|it|them|this|these|those|two|three|four|five|several|both|each|all"
-    r"|multiple|various|\d+)\b"  # "we design experiments, and identify two mechanisms"
+    r"|multiple|various|\d+|with|through|using|via|across|empirically|experimentally|theoretically)\b"
 )
 ORDINAL = re.compile(r"^(?:first|second|third|then|next|finally)(?:ly)?,\s+", re.I)
 # A sentence that goes on about the work the one before states ("It features ...").
