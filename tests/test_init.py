@@ -23,9 +23,9 @@ from readinglist.enrich.taxonomy import load_taxonomy
 from readinglist.project import DIST, init, requirement
 
 FILES = [
-    ".github/workflows/pages.yml", ".gitignore", ".readthedocs.yaml", "README.md", "conf/identity.toml",
-    "conf/readinglist.toml", "conf/sources/README.md", "conf/topics.toml", "docs/conf.py", "docs/notes/README.md",
-    "noxfile.py", "refs.bib", "requirements.txt", "tests/test_site.py",
+    ".github/workflows/pages.yml", ".github/workflows/zotero-sync.yml", ".gitignore", ".readthedocs.yaml",
+    "README.md", "conf/identity.toml", "conf/readinglist.toml", "conf/sources/README.md", "conf/topics.toml",
+    "docs/conf.py", "docs/notes/README.md", "noxfile.py", "refs.bib", "requirements.txt", "tests/test_site.py",
 ]  # fmt: skip
 ENTRY = """
 @article{smith2021fast,

@@ -17,7 +17,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import TOOLS
+
+ROOT = TOOLS["noxfile.py"].parent  # the project: pyproject.toml, README.md, src/ (its tools, never its list)
 PACKAGE = ROOT / "src" / "readinglist"
 NOT_SHIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
 
