@@ -51,14 +51,17 @@ SEED_NAMES = ("jun-yang", "wei-lin", "xin-liu")
 
 # The slowest tests, by node id (a module, or one test): `nox -s tests` leaves them out (-m "not slow")
 # and `nox -s tests_slow` runs them (-m slow); CI runs both sessions, so every test runs. Chosen by
-# `pytest --durations`: each takes many seconds even on an idle machine (browsers, builds killed
-# and rebuilt, memory bounds).
+# `pytest --durations` (485 s of test time in all on 2 idle cores; these, 270 s of it): every test
+# that drives Chromium, builds killed and rebuilt, and the single tests of 10 s or more.
 SLOW = (
     "tests/test_browser",  # every test_browser*.py: Chromium on a built site
     "tests/test_a11y.py",  # axe-core on every kind of page, in three colour schemes
+    "tests/test_search_facets.py",  # Pagefind's filters and sorts, in Chromium
+    "tests/test_search_relevance.py",  # the relevance set, searched in Chromium
     "tests/test_build_safety.py",  # builds killed with real signals at every stage, then healed
-    "tests/test_rebuild.py",
-    "tests/test_memory.py",
+    "tests/test_rebuild.py",  # builds one after another, each timed by its files
+    "tests/test_zotero_site.py::test_a_thousand_items_sync_into_a_new_list_that_builds_with_zero_warnings",
+    "tests/test_hostile_site.py::test_arbitrary_records_render_exactly_and_inject_nothing",  # hypothesis builds
 )
 
 
