@@ -387,3 +387,23 @@ def test_os_errors_and_ctrl_c_are_one_line(
 
     monkeypatch.setattr(generate, "run", fail)
     assert _error_of(project, capsys, "build") == (status, f"readinglist: {line}\n")
+
+
+def test_a_sigterm_that_an_import_turns_into_its_own_error_still_ends_as_terminated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A SIGTERM that lands while a C extension initializes (scipy's, as generate loads the
+    enrichment) comes out of the import as "ImportError: initialization failed": still 143, one line."""
+    from readinglist import cli
+
+    def interrupted_import(args: object, config: object) -> int:
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)  # the handler raises inside the "import"
+            time.sleep(SETTLE)
+        except BaseException as exc:
+            raise ImportError("initialization failed") from exc
+        return 0
+
+    monkeypatch.setitem(cli.COMMANDS, "export", interrupted_import)
+    assert main(["--root", str(tmp_path), "export"]) == 128 + signal.SIGTERM
+    assert capsys.readouterr().err == "readinglist: terminated\n"

@@ -7,6 +7,7 @@ titled "Dynamic Programming"."""
 
 from __future__ import annotations
 
+import importlib.resources
 from dataclasses import replace
 from pathlib import Path
 
@@ -216,7 +217,7 @@ def test_a_bad_authors_table_is_one_clear_error(tmp_path: Path, text: str) -> No
 
 
 def test_the_scaffold_s_examples_are_rules_load_rules_reads(tmp_path: Path) -> None:
-    template = Path(importer.__file__).parents[1] / "scaffold" / "conf" / "identity.toml.tmpl"
+    template = Path(str(importlib.resources.files("readinglist"))) / "scaffold" / "conf" / "identity.toml.tmpl"
     lines = [line.removeprefix("# ").split("  #")[0] for line in template.read_text(encoding="utf-8").splitlines()]
     conf = tmp_path / "identity.toml"
     conf.write_text("\n".join(line for line in lines if line.startswith(("[[", "records =", "authors ="))), "utf-8")

@@ -34,6 +34,9 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument(
             "--allow-empty", action="store_true", help="let a refs.bib with no entries remove every paper page"
         )
+        command.add_argument(
+            "-v", "--verbose", action="store_true", help="list every merge, linked version and bibliography note"
+        )
     build.add_argument("--out", type=Path, default=None, help="output folder (default: docs/_build/html)")
     build.add_argument("-j", "--jobs", default="1", help="parallel Sphinx processes (default: 1)")
     build.add_argument(
@@ -139,7 +142,7 @@ def _generate(args: argparse.Namespace, config: Config) -> int:
 
     with build.locked(config):
         report = generate.run(config, allow_empty=args.allow_empty, own_process=args.own_process)
-    for line in report.lines():
+    for line in report.lines(verbose=args.verbose):
         print(line)
     return 0
 
@@ -156,7 +159,9 @@ def _build(args: argparse.Namespace, config: Config) -> int:
         else:
             sphinx.start()  # its start-up runs while the pages are generated
             try:
-                for line in generate.run(config, allow_empty=args.allow_empty, own_process=args.own_process).lines():
+                for line in generate.run(config, allow_empty=args.allow_empty, own_process=args.own_process).lines(
+                    verbose=args.verbose
+                ):
                     print(line, flush=True)  # before Sphinx's own output
                 status = build.run(config, out, args.jobs, search, sphinx)
             finally:
@@ -224,7 +229,11 @@ class Terminated(BaseException):
     """SIGTERM, raised like KeyboardInterrupt so that locks are released and children stopped."""
 
 
+_terminated: list[int] = []  # the SIGTERMs this command got (by the handler, which may not be what surfaces)
+
+
 def _terminate(signum: int, frame: FrameType | None) -> None:
+    _terminated.append(signum)
     raise Terminated
 
 
@@ -233,9 +242,16 @@ def _sigterm_raises() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():  # only the main thread gets signals
         yield
         return
+    _terminated.clear()
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         yield
+    except BaseException as exc:
+        # Raised inside a C extension's import (scipy's, while generate loads the enrichment),
+        # Terminated comes out as that extension's "ImportError: initialization failed".
+        if _terminated and not isinstance(exc, Terminated):
+            raise Terminated from exc
+        raise
     finally:
         signal.signal(signal.SIGTERM, previous)
 

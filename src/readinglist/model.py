@@ -39,6 +39,7 @@ SOURCE_KINDS = {
     "profile": "author profile",
     "bibtex": "BibTeX",
     "csl-json": "CSL-JSON",
+    "zotero": "Zotero",
     "arxiv": "arXiv API",
     "crossref": "Crossref",
 }

@@ -138,7 +138,7 @@ def merge_again(site: Path, state: Path | None = None) -> None:
     record = shards.recorded(site if state is None else state)
     if shards.SITE not in record or not (site / searchmerge.FOLDER / "pagefind.js").is_file():
         return  # never indexed: the next build indexes (``needed``)
-    keys = sorted(record, key=lambda key: (key != shards.SITE, int(key) if key.isdigit() else -1))
+    keys = sorted(record, key=lambda key: (key != shards.SITE, key.rjust(12, "0")))  # numbered shards in order
     values = {page: found for kept in record.values() for page, found in kept.get("sort", {}).items()}
     searchmerge.write(site, [shards.Shard(key, {}) for key in keys], values)
 
