@@ -28,7 +28,7 @@ def describe() -> dict[str, Any]:
         "memory_gib": round(int(total_kb.group(1)) / 2**20, 1) if total_kb else None,
         "platform": platform.platform(),
         "python": platform.python_version(),
-        **{name: version(name) for name in ("sphinx", "myst-parser", "furo", "readinglist")},
+        **{name: version(name) for name in ("sphinx", "myst-parser", "furo", "sphinx-readinglist")},
         "readinglist_source": source_digest(),
     }
 
