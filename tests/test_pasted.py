@@ -69,21 +69,22 @@ def _work(key: str, **fields: object) -> Work:
 def test_entries_of_one_work_by_each_identity_key_fold_into_the_first_filling_only_what_it_lacks() -> None:
     works = [
         _work("first", year=2020, doi="10.1/abc", abstract=ABSTRACT),
-        _work("bydoi", title="Another title", doi="10.1/ABC", url="https://example.org/a", year=2019),
+        _work("bydoi", title=f"{TITLE}: extended", doi="10.1/ABC", url="https://example.org/a", year=2019),
         _work("byarxiv1", title="An arXiv paper", eprint="2101.00001v1"),
         _work("byarxiv2", title="A renamed arXiv paper", eprint="2101.00001v3", year=2021),
-        _work("byabstract", title="A third title", abstract=ABSTRACT),
+        _work("byabstract", title=TITLE.lower(), abstract=ABSTRACT),
+        _work("suspect", title="Another title", doi="10.1/abc", abstract=ABSTRACT),  # another title
         _work("bytitle", title=TITLE.upper(), year=2020),
     ]
     kept, folds = fold_duplicates(works, {w.key: n for n, w in enumerate(works, 1)})
-    assert [w.key for w in kept] == ["first", "byarxiv1"]
+    assert [w.key for w in kept] == ["first", "byarxiv1", "suspect"]
     assert [(f.key, f.line, f.into, f.reason) for f in folds] == [
         ("bydoi", 2, "first", "same DOI"),
         ("byarxiv2", 4, "byarxiv1", "same arXiv id"),
         ("byabstract", 5, "first", "identical abstract"),
-        ("bytitle", 6, "first", "identical title and year"),
+        ("bytitle", 7, "first", "identical title and year"),
     ]
-    first, arxiv = kept
+    first, arxiv, _ = kept
     assert (first.title, first.year, first.doi, first.url) == (TITLE, 2020, "10.1/abc", "https://example.org/a")
     assert (arxiv.title, arxiv.year) == ("An arXiv paper", 2021)
 
@@ -117,9 +118,11 @@ def _page(library: Library, key: str) -> str:
 
 
 def test_a_preprint_and_its_published_paper_with_one_title_are_versions_with_the_reason() -> None:
-    """No system name before a colon, no author in common, no abstract: only the title joins them."""
+    """No system name before a colon, no abstract: the title and an author in common join them."""
     preprint = _work("smith2020pipe", authors=("Ann Smith",), year=2020, eprint="2001.00001")
-    published = _work("jones2021pipe", authors=("Bob Jones",), year=2021, doi="10.1/pub", entry_type="article")
+    published = _work(
+        "jones2021pipe", authors=("Bob Jones", "A. Smith"), year=2021, doi="10.1/pub", entry_type="article"
+    )
     library = _library(preprint, published, _work("x", title="Unrelated", year=2021))
     by_key = library.by_key()
     assert by_key["smith2020pipe"].versions == ("jones2021pipe",)

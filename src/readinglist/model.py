@@ -196,6 +196,7 @@ class Author:
     name: str
     papers: tuple[str, ...]
     flags: tuple[Flag, ...] = ()  # papers that look like a namesake's (profile owners only)
+    namesakes: tuple[str, ...] = ()  # names that could be this person's, kept apart, and why (enrich/people.py)
 
 
 @dataclass(frozen=True)

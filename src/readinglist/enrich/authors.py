@@ -1,8 +1,4 @@
-"""Authors: conservative name identity, and profiles that mix different people.
-
-Names are one person when they differ only in accents, case, hyphens or spacing, or when
-one gives initials where exactly one full name in the list has the same last name and
-initials ("J. Yang" and "Jun Yang"). Nothing looser: two people may share a name.
+"""Authors: profiles that mix different people (who each name is: ``people.py``).
 
 A scholarly aggregator's profile may merge papers of namesakes. A profile's paper is
 flagged when its arXiv archive differs from the profile's main archive and it shares no
@@ -12,48 +8,16 @@ co-author and little text with the profile's other papers.
 from __future__ import annotations
 
 import statistics
-from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections import Counter
 
 import numpy as np
 
-from ..latex import ascii_fold
 from ..model import Flag
-from .credit import author_id
 from .similarity import BLOCK, Corpus
 
 # A paper is far from a profile's main field when its best match there is below this share
 # of how well the field's own papers match each other (the median of their best matches).
 FAR_RATIO = 0.5
-
-
-def _parts(name: str) -> tuple[str, list[str]]:
-    tokens = ascii_fold(name).replace(".", ". ").split()
-    return (tokens[-1].lower() if tokens else ""), tokens[:-1]
-
-
-def _initials(given: list[str]) -> str:
-    return "".join(p[0].lower() for token in given for p in token.split("-") if p.strip("."))
-
-
-def _only_initials(given: list[str]) -> bool:
-    return bool(given) and all(len(p.strip(".")) <= 1 for token in given for p in token.split("-"))
-
-
-def name_ids(names: Iterable[str]) -> dict[str, str]:
-    """Every name's person id, with initials resolved only where that is unambiguous."""
-    names = sorted(set(names))
-    ids = {name: author_id(name) for name in names}
-    full: dict[tuple[str, str], set[str]] = defaultdict(set)
-    for name in names:
-        last, given = _parts(name)
-        if given and not _only_initials(given):
-            full[(last, _initials(given))].add(ids[name])
-    for name in names:
-        last, given = _parts(name)
-        if _only_initials(given) and len(full.get((last, _initials(given)), ())) == 1:
-            ids[name] = next(iter(full[(last, _initials(given))]))
-    return ids
 
 
 def archive(category: str) -> str:

@@ -8,11 +8,13 @@ from dataclasses import replace
 from ..latex import protect_title, to_text
 from ..model import Author, Library, Paper, Topic, Work
 from ..slugs import slugs
+from ..store.identity import Rules
 from ..titles import working_title
 from . import categories, summary
-from .authors import mixed_profile_flags, name_ids
+from .authors import mixed_profile_flags
 from .brief import brief
 from .credit import is_et_al, page_authors
+from .people import people
 from .recall import Recall
 from .related import listed_authors, related_links, system_name, version_groups
 from .signals import RECORD_SIGNALS
@@ -47,14 +49,17 @@ def enrich(
     min_score: float = 0.1,
     recall: Recall | None = None,
     infer_categories: bool = True,
+    rules: Rules | None = None,
 ) -> Library:
     """``recall``: the last generate's per-work results (enrich/recall.py), if the caller kept them;
-    ``infer_categories``: guess a category from the text when the record gives none."""
+    ``infer_categories``: guess a category from the text when the record gives none; ``rules``:
+    conf/identity.toml, whose ``authors`` tables join or split people (enrich/people.py)."""
     recall = recall or Recall()
     works = sorted((current_title(without_et_al(w), recall) for w in works), key=lambda w: w.key)
     texts = [plain_text(w) for w in works]
     corpus = build_corpus(texts, recall)
-    ids = name_ids(name for w in works for name in page_authors(w))
+    found = people(works, rules)
+    ids = found.ids
     versions = version_groups(works, corpus, ids)
     slug_of = slugs(w.key for w in works)
     inferred = categories.infer(works, texts, corpus, infer_categories)
@@ -93,7 +98,7 @@ def enrich(
                 brief=recall("brief", brief, abstract, results[i]),
             )
         )
-    return Library(tuple(papers), topics, _authors(works, papers, ids, corpus), ids)
+    return Library(tuple(papers), topics, _authors(works, papers, ids, corpus, found.namesakes), ids)
 
 
 def _topic_text(text: str, work: Work) -> str:
@@ -101,7 +106,9 @@ def _topic_text(text: str, work: Work) -> str:
     return ". ".join((text, *work.keywords)) if work.keywords else text
 
 
-def _authors(works: list[Work], papers: list[Paper], ids: dict[str, str], corpus: Corpus) -> tuple[Author, ...]:
+def _authors(
+    works: list[Work], papers: list[Paper], ids: dict[str, str], corpus: Corpus, namesakes: dict[str, tuple[str, ...]]
+) -> tuple[Author, ...]:
     names: dict[str, Counter[str]] = defaultdict(Counter)
     members: dict[str, list[int]] = defaultdict(list)
     for i, work in enumerate(works):
@@ -116,5 +123,6 @@ def _authors(works: list[Work], papers: list[Paper], ids: dict[str, str], corpus
     for aid in sorted(names):
         index = list(dict.fromkeys(members[aid]))
         _, flags = mixed_profile_flags(index, keys, cats, coauthored, corpus) if aid in owners else ("", ())
-        out.append(Author(aid, names[aid].most_common(1)[0][0], tuple(keys[i] for i in index), flags))
+        name = names[aid].most_common(1)[0][0]
+        out.append(Author(aid, name, tuple(keys[i] for i in index), flags, namesakes.get(aid, ())))
     return tuple(out)

@@ -25,7 +25,7 @@ from scipy.sparse.csgraph import connected_components
 
 from ..latex import to_text
 from ..model import Link, Work
-from ..store.identity import identity_keys, other_version
+from ..store.identity import identity_keys, other_version, version_of
 from .credit import author_id
 from .evidence import AUTHOR_LINKS, capped, distant, distinctive_df, enough, fields
 from .similarity import Corpus
@@ -112,7 +112,7 @@ def _title_evidence(works: list[Work]) -> Iterator[tuple[int, int]]:
         for at, group in enumerate(groups):
             anchor = groups[at - 1][0] if at else groups[1][0] if len(groups) > 1 else None
             for i in group if at else group[1:]:
-                if anchor is not None and other_version(works[i], works[anchor]):
+                if anchor is not None and version_of(works[i], works[anchor]):
                     yield anchor, i
 
 

@@ -124,6 +124,7 @@ def _section(author: Author, by_key: dict[str, Paper], topics: tuple[Topic, ...]
         "intro": intro + ".",
         "items": link_list([(p, "") for p in own], status=True),  # "— to read", filled in by Sphinx
         "flagged": link_list([(by_key[k], why) for k, why in sorted(flagged.items())]),
+        "namesakes": Md("\n".join(f"- {md_text(note)}" for note in author.namesakes)),
     }
 
 

@@ -95,6 +95,7 @@ def enrich_store(
         config.related_min_score,
         recall,
         config.infer_categories,
+        load_rules(config.identity_path),
     )
     shown = {p.key for p in library.papers}
     bibtex = {key: text for key, text in bibtex.items() if key in shown}

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from ..model import Work
-from ..store.identity import Rules, identity_keys, names, other_version
+from ..store.identity import Rules, identity_keys, names, other_version, share_an_author, suspect
 from ..store.importer import merge
 
 
@@ -65,6 +65,8 @@ def _first_match(work: Work, kept: dict[str, Work], owner: dict[str, str], rules
         if into is None or (rules.different and rules.apart(names(work), names(kept[into]))):
             continue
         first = kept[into]
+        if suspect(key, work, first) or (key.startswith("title:") and not share_an_author(work, first)):
+            continue  # a DOI or abstract under another title, or one title by other people: two works
         if key.startswith("title:"):
             if other_version(work, first):
                 continue  # a preprint and its published paper: versions, linked, not folded

@@ -183,7 +183,7 @@ def _merge_opened(
     counts = outcome.counts
     return ImportReport(
         counts["added"], counts["merged"], counts["unchanged"], written, tuple(outcome.merges),
-        options.skipped, tuple(outcome.notes + notes), tuple(additions), bib_path.name,
+        options.skipped, tuple(outcome.notes + matcher.suspects + notes), tuple(additions), bib_path.name,
         options.dry_run, options.strict, options.warnings, options.unreadable,
     )  # fmt: skip
 
