@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from conftest import FIXTURES, copy_seeds
 from readinglist.cli import main
 from readinglist.errors import Code, ReadingListError
-from readinglist.fetch import fetch_all, parse_identifier
+from readinglist.fetch.byid import fetch_all, parse_identifier
 from readinglist.fetch.ids import Identifier
 from readinglist.store import bibfile
 

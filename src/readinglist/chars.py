@@ -6,7 +6,7 @@ U+FFFF, C1 controls and lone surrogates in the front matter of a generated page,
 them in any title made every build fail; bidi overrides reorder what a reader sees
 (Trojan Source). The policy:
 
-- **Removed** (``UNSAFE``), at input (``sources.text.read_lines`` and ``latex.dump_to_latex``)
+- **Removed** (``UNSAFE``), at input (``sources.text.read_text`` and ``latex.dump_to_latex``)
   and again at output (every value ``render/`` prints, front matter and the derived
   ``bibliography.bib`` included, since a hand-typed ``refs.bib`` may hold anything):
 

@@ -191,7 +191,7 @@ def _init(args: argparse.Namespace, config: Config) -> int:
 
 
 def _add(args: argparse.Namespace, config: Config) -> int:
-    from .fetch import fetch_all
+    from .fetch.byid import fetch_all
     from .project import CACHE_DIR
     from .store import importer
     from .store.identity import load_rules

@@ -29,11 +29,6 @@ def stamp(path: Path) -> tuple[int, int]:
     return info.st_size, info.st_mtime_ns
 
 
-def temp_glob(name: str) -> str:
-    """The pattern of the temporary files a write of ``name`` creates beside it."""
-    return f".{name}.*{TEMP_SUFFIX}"
-
-
 def write_if_changed(
     path: Path, text: str, durable: bool = True, check: Callable[[], object] | None = None, *, keep_owner: bool = False
 ) -> bool:

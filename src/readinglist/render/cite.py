@@ -84,12 +84,6 @@ def citation(work: Work, parents: dict[str, Work], bibtex: str) -> Citation:
     return Citation(work, bibtex, found[0], found[1], item, found[2], biblatex(bibtex) if bibtex else "")
 
 
-def references(work: Work, parents: dict[str, Work]) -> tuple[str, str]:
-    """The entry as pybtex's plain style formats it (without its label), as text and as Markdown."""
-    found = citation(work, parents, "")
-    return found.plain, found.markdown
-
-
 def _styled(persons: dict[str, list[str]]) -> dict[str, list[str]]:
     """The names the plain-text and Markdown references list: a long author list as the paper's
     page shows it, its first few and "others" (pybtex's "et al."). Formatting 5,000 names took

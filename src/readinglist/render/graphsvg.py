@@ -18,7 +18,7 @@ from typing import Any
 # Characters XML 1.0 cannot hold (C0 controls but tab and line breaks, surrogates, U+FFFE/F).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 CHAR_WIDTH = 0.6  # of the font size: a generous average, so labels stay inside the viewBox
-FONT, EDGE_FONT = 12.0, 10.0
+FONT = 12.0
 NODE_R, CENTRE_R = 7.0, 10.0
 MIN_WIDTH = 360.0
 CAPTION_ID = "rl-graph-caption"  # one graph per page

@@ -92,7 +92,6 @@ PROTECTED = ("notes",)  # folders under docs/ that hold only people's files: no 
 PAPERS = BY_NAME["paper"].folder
 TOPICS = BY_NAME["topic"].folder
 AUTHORS = BY_NAME["author"].folder
-DOWNLOADS = BY_NAME["download"].folder
 RELATED = BY_NAME["related data"].folder  # a folder Sphinx does not search (site/sphinx_ext/pagedata.py)
 
 

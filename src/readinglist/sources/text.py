@@ -35,11 +35,6 @@ class Line:
     text: str
 
 
-def read_lines(path: Path, label: str) -> list[Line]:
-    """Return the non-blank lines of ``path``; ``label`` is the name used in errors."""
-    return split_lines(read_text(path, label), label)
-
-
 def split_lines(text: str, label: str) -> list[Line]:
     """The non-blank lines of a text from ``read_text``, stripped and numbered."""
     kept = [Line(i, s) for i, s in ((i, s.strip()) for i, s in enumerate(text.split("\n"), 1)) if s]

@@ -142,9 +142,6 @@ class Rules:
     same_authors: tuple[frozenset[str], ...] = ()
     different_authors: tuple[frozenset[str], ...] = ()
 
-    def forced(self, a: frozenset[str], b: frozenset[str]) -> bool:
-        return any(group & a and group & b for group in self.same)
-
     def apart(self, a: frozenset[str], b: frozenset[str]) -> bool:
         return any(group & a - b and group & b - a for group in self.different)
 

@@ -36,7 +36,6 @@ Grams: TypeAlias = "npt.NDArray[np.int64]"  # an abstract's 3-gram codes, sorted
 
 NEAR_DUPLICATE = 0.8  # share of word 3-grams two abstracts must have in common
 _SHARE = Fraction(NEAR_DUPLICATE).limit_denominator(1000)
-SHINGLE = 3
 MASK_BITS = 4096  # a work's 3-grams, hashed to one bit each: a cheap bound before the exact Jaccard
 _KEPT = "abcdefghijklmnopqrstuvwxyz0123456789"
 # Everything but [a-z0-9] becomes a space: the words of ``[a-z0-9]+``, without a regular expression.
