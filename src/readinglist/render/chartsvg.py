@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
+from .links import year_span
+
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.patches import Patch
@@ -149,7 +151,7 @@ def _axes(ax: Axes, counts: Counts) -> None:
 
 def _titled(svg: str, counts: Counts) -> str:
     """A ``<title>`` for the file opened on its own (on a page, the ``<img>``'s alt text speaks)."""
-    span = f"{counts.years[0]}–{counts.years[-1]}"
+    span = year_span(list(counts.years))
     title = f"<title>{escape(f'Papers per year, {span}')}</title>"
     end = svg.index(">", svg.index("<svg")) + 1  # the end of the root element's start tag
     return f"{svg[:end]}\n {title}{svg[end:]}"

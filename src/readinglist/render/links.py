@@ -74,3 +74,8 @@ def json_string(value: str) -> Md:
 
 def plural(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def year_span(years: list[int]) -> str:
+    """ "2019–2023", or "2019" alone for a list of one year (never "2019–2019"); sorted years."""
+    return f"{years[0]}–{years[-1]}" if years[0] != years[-1] else str(years[0])

@@ -13,7 +13,7 @@ from .charts import chart, topic_stack
 from .environment import render
 from .escape import Md
 from .inputs import Inputs
-from .links import TOPICS, plural, url
+from .links import TOPICS, plural, url, year_span
 from .listings import years_page
 from .workflow import progress, recent_block
 
@@ -61,8 +61,13 @@ def index_page(
     notes = notes or {}
     meta = {slug: note.meta for slug, note in notes.items()}
     years = sorted({p.work.year for p in library.papers if p.work.year})
-    span = f" · {years[0]}–{years[-1]}" if years else ""
-    counts = f"{len(library.papers)} papers · {len(library.topics)} topics · {len(library.authors)} authors{span}"
+    span = f" · {year_span(years)}" if years else ""
+    sizes = (
+        plural(len(library.papers), "paper"),
+        plural(len(library.topics), "topic"),
+        plural(len(library.authors), "author"),
+    )
+    counts = " · ".join(sizes) + span
     cards = []
     for topic in library.topics:
         members = [p for p in library.papers if topic.id in p.topics]
