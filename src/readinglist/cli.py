@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 
+from . import sources
 from .config import Config, load_config
 from .errors import Code, ReadingListError
 from .fetch import zotero_cli
@@ -77,13 +78,13 @@ def _init_and_add_parsers(commands: argparse._SubParsersAction[argparse.Argument
 def _import_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     imp = commands.add_parser(
         "import",
-        help="merge BibTeX, BibLaTeX, CSL-JSON files and profile dumps into refs.bib",
+        help=f"merge {sources.listed('and')} files into refs.bib",
         description="Merge source files into the store (refs.bib). Your own .bib files are SOURCES: "
         "give them as arguments. --store names the store to write into; it is never one of the sources.",
     )
-    imp.add_argument(
-        "sources", nargs="*", type=Path, help="BibTeX, BibLaTeX, CSL-JSON or dump files (default: conf/sources/*)"
-    )
+    # The formats as the one table names them (sources.FORMATS): a new format is listed with no edit here.
+    formats = f"{sources.listed('or')} files (default: the sources globs of conf/readinglist.toml)"
+    imp.add_argument("sources", nargs="*", type=Path, help=formats)
     imp.add_argument("--store", type=Path, help="the store to merge into (default: refs.bib)")
     imp.add_argument("--bib", type=Path, help="deprecated name of --store")
     imp.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")

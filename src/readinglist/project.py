@@ -18,7 +18,7 @@ from importlib import metadata, resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from . import __version__
+from . import __version__, sources
 from .chars import strip_unsafe
 from .errors import Code, ReadingListError
 from .render import registry
@@ -93,6 +93,9 @@ def _values(title: str) -> dict[str, str]:
         "dist": DIST,
         "version": __version__,
         "generated": "\n".join(registry.git_ignores()),  # .gitignore: every kind of generated file
+        # The import formats' table (sources.FORMATS): conf/readinglist.toml's globs and the READMEs' words.
+        "source_globs": json.dumps(sources.source_globs()),
+        "formats": sources.listed("or"),
     }
 
 

@@ -10,13 +10,12 @@ opened by keyboard), so it stays out of a reader's way.
 from __future__ import annotations
 
 from ..enrich.signals import NONE, RECORD_SIGNALS
-from ..model import SOURCE_KINDS, Note, Paper, Work
+from ..model import Note, Paper, Work
+from ..sources import about_words
 from .escape import Md, clean, directive, md_text
 from .links import display_title, paper_url
 from .venue import source
 
-# A source kind as a reader says it; the rest as SOURCE_KINDS names them ("arXiv API").
-READER_WORDS = {"bibtex": "BibTeX import", "csl-json": "CSL-JSON import"}
 # enrich.categories writes its evidence as "most similar categorized papers: KEY, KEY; closest …"
 # (then, if any, "; words naming a field: …", which stays text).
 _NEIGHBOURS = "most similar categorized papers: "
@@ -28,10 +27,11 @@ TITLE_HINT = (
 
 
 def reader_source(work: Work) -> Md:
-    """Each kind of source the work came from, in words and without file or line."""
+    """Each kind of source the work came from, in words (the import formats' table, ``sources.FORMATS``)
+    and without file or line."""
     parts = []
     for ref in work.sources:
-        words = READER_WORDS.get(ref.kind) or SOURCE_KINDS.get(ref.kind, ref.kind)
+        words = about_words(ref.kind)
         parts.append(f"{words} of {ref.owner}" if ref.kind == "profile" and clean(ref.owner) else words)
     return md_text("; ".join(dict.fromkeys(parts)) or "refs.bib")
 

@@ -42,6 +42,9 @@ class Kind:
     ``apart``: the command line renders it in a forked helper while it renders the rest
     (site/assemble.py): the listings that draw charts (so matplotlib is imported there alone),
     about half of a render's time.
+    ``sample``: the page of the frozen seeds that tests/fixtures/pages/ stores, byte for byte, as
+    this kind's sample (tests/test_stored_pages.py; ``pytest --update-fixtures`` writes it): every
+    kind of MyST page names one, the richest where there is a choice.
     """
 
     name: str
@@ -52,6 +55,7 @@ class Kind:
     suffixes: tuple[str, ...] = (".md",)
     render: str = ""
     apart: bool = False
+    sample: str = ""
 
     def holds(self, docname: str) -> bool:
         """True when ``docname`` (a page's name, without suffix) is of this kind."""
@@ -59,10 +63,18 @@ class Kind:
 
 
 KINDS = (
-    Kind("landing page", docname="index", search=Search.LIGHT, render="pages:landing_page", apart=True),
-    Kind("paper", folder="papers", search=Search.PAPER, render="paper:paper_pages"),
     Kind(
-        "topic", folder="topics", menu="topics/index", search=Search.LIGHT, render="listings:topic_listings", apart=True
+        "landing page", docname="index", search=Search.LIGHT, render="pages:landing_page", apart=True, sample="index.md"
+    ),
+    Kind("paper", folder="papers", search=Search.PAPER, render="paper:paper_pages", sample="papers/lin2020dapple.md"),
+    Kind(
+        "topic",
+        folder="topics",
+        menu="topics/index",
+        search=Search.LIGHT,
+        render="listings:topic_listings",
+        apart=True,
+        sample="topics/ml-systems.md",  # a topic with subtopics
     ),
     Kind(
         "author",
@@ -71,12 +83,28 @@ KINDS = (
         search=Search.NONE,
         render="authors:author_listings",
         apart=True,
+        sample="authors/l.md",  # the initial of the author with a chart
     ),
     # with the bibliography: the pages no note shows on, kept by the enrichment cache
-    Kind("year list", docname="years", menu="years", search=Search.NONE, render="pages:fixed_pages"),
-    Kind("reading queue", docname="queue", menu="queue", search=Search.NONE, render="reading:reading_listings"),
-    Kind("tag", folder="tags", menu="tags/index", search=Search.NONE),  # by the reading queue's renderer
-    Kind("bibliography", docname="bibliography", menu="bibliography", search=Search.NONE, suffixes=(".md", ".bib")),
+    Kind("year list", docname="years", menu="years", search=Search.NONE, render="pages:fixed_pages", sample="years.md"),
+    Kind(
+        "reading queue",
+        docname="queue",
+        menu="queue",
+        search=Search.NONE,
+        render="reading:reading_listings",
+        sample="queue.md",
+    ),
+    # by the reading queue's renderer
+    Kind("tag", folder="tags", menu="tags/index", search=Search.NONE, sample="tags/pipeline-parallelism.md"),
+    Kind(
+        "bibliography",
+        docname="bibliography",
+        menu="bibliography",
+        search=Search.NONE,
+        suffixes=(".md", ".bib"),
+        sample="bibliography.md",
+    ),
     # the topics', tags' and feeds' files; the whole list's .bib is the bibliography's
     Kind("download", folder="downloads", search=Search.NONE, suffixes=(".bib", ".json"), render="downloads:exports"),
     Kind("chart", folder="charts", search=Search.NONE, suffixes=(".svg",)),  # drawn by the pages (render/charts.py)
@@ -102,6 +130,11 @@ def data_name(slug: str) -> str:
 
 FEEDS = BY_NAME["feed"].folder
 FEED_INDEX = f"{FEEDS}/index.json"  # docname -> the feeds its page advertises ("*": every page)
+
+
+def samples() -> dict[str, str]:
+    """Each kind's stored sample page (a path under docs/), by the kind's name."""
+    return {kind.name: kind.sample for kind in KINDS if kind.sample}
 
 
 def renderers(apart: bool | None = None) -> list[Renderer]:

@@ -1,9 +1,13 @@
 """Source files: detect the format from the content and read it into raw records.
 
-One module per format, registered in ``READERS`` (papis style): each has ``KIND``,
-``looks_like(head, path)`` (the decoded start of the file; never the file name) and
-``read(path, label) -> ReadResult``, and ``read_string(text, label)`` for a text already decoded
-(``text.read_text``). The first reader whose ``looks_like`` is true reads the file.
+One module per format, each a row of ``FORMATS`` (papis style), the one table that names the
+formats: the detection order, the command line's help, the file types a new list imports from
+``conf/sources/`` (``readinglist init`` writes them from here), the "About this record" words and
+the error on a file no reader claims all come from it. A reader module has ``KIND``,
+``looks_like(head, path)`` (the decoded start of the file; never the file name),
+``read(path, label) -> ReadResult`` and ``read_string(text, label)`` for a text already decoded
+(``text.read_text``); it is imported when a file is read, so the table costs the command line
+nothing. The first reader whose ``looks_like`` is true reads the file.
 
 Record text is as the file states it: LaTeX for the kinds in ``LATEX_KINDS`` (a BibTeX entry
 as written, braces kept; CSL-JSON made LaTeX by its reader), plain scraped text for profile
@@ -13,19 +17,18 @@ name per item, so it must not be braced whole again.
 
 from __future__ import annotations
 
-from dataclasses import replace
+import functools
+import importlib
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, cast
 
 from ..errors import Code, ReadingListError
-from ..model import RawRecord, ReadResult
+from ..model import SOURCE_KINDS, RawRecord, ReadResult
 from ..years import EARLIEST, latest, plausible_year
-from . import arxiv_listing, author_pairs, bibtex, csljson, warned
-from .bounds import bounded
-from .text import binary_data, read_text_and_nul
+from . import warned
 
 HEAD = 65536  # characters of the file that detection looks at
-LATEX_KINDS = frozenset({bibtex.KIND, csljson.KIND})
 
 
 class Reader(Protocol):
@@ -38,8 +41,83 @@ class Reader(Protocol):
     def read_string(self, text: str, label: str) -> ReadResult: ...
 
 
+@dataclass(frozen=True)
+class Format:
+    """One import format: its reader and everything the tool says about it.
+
+    ``module``: the reader under sources/; ``kind``: its ``KIND``, the ``SourceRef.kind`` of its
+    records; ``name``: how a page names that kind ("BibTeX: mine.bib:12"); ``files``: how the help
+    and a new list's READMEs name its files; ``shape``: what such a file looks like, for the error
+    on a file no reader claims; ``suffixes``: the file types a new list imports from
+    ``conf/sources/``; ``latex``: its record text is LaTeX; ``about``: the "About this record"
+    words (default: "<name> import").
+    """
+
+    module: str
+    kind: str
+    name: str
+    files: str
+    shape: str
+    suffixes: tuple[str, ...]
+    latex: bool = False
+    about: str = ""
+
+    @property
+    def reader(self) -> Reader:
+        return _reader(self.module)
+
+    @property
+    def words(self) -> str:
+        return self.about or f"{self.name} import"
+
+
 # Order matters only where two formats could both claim a file: the structured formats first.
-READERS: tuple[Reader, ...] = (csljson, bibtex, arxiv_listing, author_pairs)
+FORMATS = (
+    Format("csljson", "csl-json", "CSL-JSON", "CSL-JSON", "a JSON list", (".json",), latex=True),
+    Format("bibtex", "bibtex", "BibTeX", "BibTeX/BibLaTeX", "'@type{key, ...}' entries", (".bib",), latex=True),
+    Format(
+        "arxiv_listing", "profile", "author profile", "arXiv listing", "'arXiv<YEAR>' lines", (".txt",),
+        about="author profile",
+    ),
+    Format(
+        "author_pairs", "profile", "author profile", "profile dump", "an owner line, then author/abstract pairs",
+        (".txt",), about="author profile",
+    ),
+)  # fmt: skip
+LATEX_KINDS = frozenset(f.kind for f in FORMATS if f.latex)
+
+
+@functools.cache
+def _reader(module: str) -> Reader:
+    return cast(Reader, importlib.import_module(f"{__name__}.{module}"))
+
+
+def __getattr__(name: str) -> tuple[Reader, ...]:
+    """``READERS``, the readers in detection order: imported on first use, not with the table."""
+    if name == "READERS":
+        return tuple(f.reader for f in FORMATS)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def listed(word: str = "and") -> str:
+    """The formats' files in words: "CSL-JSON, BibTeX/BibLaTeX, arXiv listing and profile dump"."""
+    names = list(dict.fromkeys(f.files for f in FORMATS))
+    return f"{', '.join(names[:-1])} {word} {names[-1]}" if len(names) > 1 else names[0]
+
+
+def source_globs(folder: str = "conf/sources") -> list[str]:
+    """The globs of ``folder`` that a new list imports: one per file type a format reads."""
+    return [f"{folder}/*{suffix}" for suffix in dict.fromkeys(s for f in FORMATS for s in f.suffixes)]
+
+
+def kind_name(kind: str) -> str:
+    """How a page names a source kind: a format's name, else model.SOURCE_KINDS's ("arXiv API")."""
+    return next((f.name for f in FORMATS if f.kind == kind), None) or SOURCE_KINDS.get(kind, kind)
+
+
+def about_words(kind: str) -> str:
+    """What "About this record" calls a record of ``kind``: "BibTeX import", "arXiv API"."""
+    return next((f.words for f in FORMATS if f.kind == kind), None) or SOURCE_KINDS.get(kind, kind)
 
 
 def read_source(path: Path, label: str | None = None) -> ReadResult:
@@ -48,23 +126,22 @@ def read_source(path: Path, label: str | None = None) -> ReadResult:
 
 
 def _read(path: Path, label: str) -> tuple[Reader, ReadResult]:
+    from .bounds import bounded  # with pybtex: only when a file is read
+    from .text import binary_data, read_text_and_nul
+
     text, nul = read_text_and_nul(path, label)
     if not text.strip():
         raise ReadingListError("the file is empty", label, 1, code=Code.EMPTY_FILE)
     head = text[:HEAD]
-    for reader in READERS:
-        if reader.looks_like(head, path):
-            if nul is not None and reader.KIND not in LATEX_KINDS:
+    for form in FORMATS:
+        if form.reader.looks_like(head, path):
+            if nul is not None and not form.latex:
                 raise binary_data(label, nul)  # in a text dump a NUL means a binary file; in a .bib, one bad byte
-            return reader, plausible_years(bounded(reader.read_string(text, label)))
+            return form.reader, plausible_years(bounded(form.reader.read_string(text, label)))
     line = next((n for n, text in enumerate(head.split("\n"), 1) if text.strip()), 1)
-    raise ReadingListError(
-        "not a bibliography file: expected BibTeX/BibLaTeX ('@type{key, ...}' entries), CSL-JSON (a JSON list), "
-        "an arXiv listing ('arXiv<YEAR>' lines) or an owner line followed by author/abstract pairs",
-        label,
-        line,
-        code=Code.UNKNOWN_FORMAT,
-    )
+    shapes = [f"{f.files} ({f.shape})" for f in FORMATS]
+    expected = f"{', '.join(shapes[:-1])} or {shapes[-1]}"
+    raise ReadingListError(f"not a bibliography file: expected {expected}", label, line, code=Code.UNKNOWN_FORMAT)
 
 
 def plausible_years(result: ReadResult) -> ReadResult:
@@ -97,4 +174,14 @@ def read_dump(path: Path, label: str | None = None) -> list[RawRecord]:
     return list(result.records)
 
 
-__all__ = ["LATEX_KINDS", "READERS", "Reader", "read_dump", "read_source"]
+__all__ = [
+    "FORMATS",
+    "LATEX_KINDS",
+    "Format",
+    "Reader",
+    "about_words",
+    "kind_name",
+    "listed",
+    "read_dump",
+    "read_source",
+]
