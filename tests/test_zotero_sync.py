@@ -1,22 +1,14 @@
-"""``readinglist sync zotero`` against a local server that answers as the Zotero Web API v3 does.
-
-The server (``FakeZotero``) keeps a library of versioned objects and answers with the API's
-shapes (from the API documentation): ``GET /users/1/items?since=&format=json&limit=&start=``
-with ``Last-Modified-Version``, ``Total-Results`` and ``Link: <…>; rel="next"``, 304 to
-``If-Modified-Since-Version``, ``/deleted?since=``, ``/collections``, 403 for a wrong key, 404
-for another library, and 429 with ``Backoff``/``Retry-After`` when told to. No test reaches
-the network.
+"""``readinglist sync zotero`` against a local server that answers as the Zotero Web API v3 does
+(``zotero_kit.FakeZotero``: paging, ``since``, 304, deletions, collections, a wrong key, another
+library, 429 with ``Backoff``). No test reaches the network.
 """
 
 from __future__ import annotations
 
-import http.server
 import json
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -26,131 +18,16 @@ from readinglist.fetch import zotero_state
 from readinglist.fetch.zotero_sync import Options, run
 from readinglist.project import init
 from readinglist.store import bibfile
+from zotero_kit import FakeZotero, item, notes_and_highlights, served
 
 KEY = "s3cretKEY"
 
 
-class FakeZotero:
-    """One user library (``users/1``): objects by key, each with the version it last changed at."""
-
-    def __init__(self) -> None:
-        self.objects: dict[str, dict[str, Any]] = {}
-        self.deleted: dict[str, int] = {}
-        self.collections: dict[str, str] = {}  # key -> parent key ("" for a top-level one)
-        self.version = 0
-        self.log: list[tuple[str, int, int]] = []  # (path, status, objects sent)
-        self.busy = 0  # answer this many requests with 429 first
-        self.edit_while_read = 0  # pages after which the library changes
-        self.lock = threading.Lock()
-
-    def put(self, data: dict[str, Any]) -> None:
-        self.version += 1
-        data = {**data, "version": self.version}
-        self.objects[data["key"]] = {"key": data["key"], "version": self.version, "data": data}
-
-    def delete(self, key: str) -> None:
-        self.version += 1
-        del self.objects[key]
-        self.deleted[key] = self.version
-
-    def answer(self, path: str, query: dict[str, str], headers: Any, base: str) -> tuple[int, dict[str, str], Any]:
-        if headers.get("Zotero-API-Key") != KEY:
-            return 403, {}, "Forbidden"
-        if not path.startswith("/users/1/"):
-            return 404, {}, "Not found"
-        if self.busy:
-            self.busy -= 1
-            return 429, {"Retry-After": "2", "Backoff": "3"}, "Too many requests"
-        since = int(query.get("since", "0"))
-        head = {"Last-Modified-Version": str(self.version)}
-        if headers.get("If-Modified-Since-Version") == str(self.version):
-            return 304, head, None
-        what = path.removeprefix("/users/1/")
-        if what == "deleted":
-            return 200, head, {"items": [k for k, v in self.deleted.items() if v > since], "collections": []}
-        if what == "collections":
-            found: list[dict[str, Any]] = [
-                {"key": k, "data": {"key": k, "parentCollection": p or False}} for k, p in self.collections.items()
-            ]
-            return self._page(found, query, head, base, path)
-        if what == "items":
-            trashed = query.get("includeTrashed") == "1"
-            found = sorted(
-                (
-                    o
-                    for o in self.objects.values()
-                    if o["version"] > since and (trashed or not o["data"].get("deleted"))
-                ),
-                key=lambda o: str(o["key"]),
-            )
-            page = self._page(found, query, head, base, path)
-            if self.edit_while_read:  # someone edits the library between the pages
-                self.edit_while_read -= 1
-                self.put(item(999))
-            return page
-        return 404, {}, "Not found"
-
-    def _page(
-        self, found: list[dict[str, Any]], query: dict[str, str], head: dict[str, str], base: str, path: str
-    ) -> tuple[int, dict[str, str], Any]:
-        start, limit = int(query.get("start", "0")), min(int(query.get("limit", "25")), 100)
-        head |= {"Total-Results": str(len(found))}
-        if start + limit < len(found):
-            rest = "&".join(f"{k}={v}" for k, v in {**query, "start": str(start + limit)}.items())
-            head["Link"] = f'<{base}{path}?{rest}>; rel="next", <{base}{path}>; rel="alternate"'
-        return 200, head, found[start : start + limit]
-
-
 @pytest.fixture
 def zotero() -> Iterator[tuple[FakeZotero, str]]:
-    library = FakeZotero()
-    where: dict[str, str] = {}  # the server's own address, for its Link headers
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            parts = urlsplit(self.path)
-            query = {k: v[0] for k, v in parse_qs(parts.query).items()}
-            base = where["base"]
-            with library.lock:
-                status, head, body = library.answer(parts.path, query, self.headers, base)
-                library.log.append((parts.path, status, len(body) if isinstance(body, list) else 0))
-            data = b"" if body is None else (json.dumps(body) if not isinstance(body, str) else body).encode()
-            self.send_response(status)
-            for name, value in head.items():
-                self.send_header(name, value)
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    where["base"] = f"http://127.0.0.1:{server.server_port}"
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield library, where["base"]
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-def item(n: int, **more: Any) -> dict[str, Any]:
-    """A journal article as the API's ``data`` has it."""
-    return {
-        "key": f"ITEM{n:04d}",
-        "itemType": "journalArticle",
-        "title": f"Pipelined training schedule number {n} for sparse models",
-        "creators": [{"creatorType": "author", "firstName": "Ann", "lastName": f"Smith{n}"}],
-        "abstractNote": f"We propose schedule {n}, which trains sparse models {n % 7 + 2}x faster on GPU clusters.",
-        "publicationTitle": "Journal of Examples",
-        "date": f"{2000 + n % 20}-03-01",
-        "DOI": f"10.1234/example.{n}",
-        "tags": [{"tag": "scheduling"}],
-        "collections": ["COLLAAAA"],
-        "extra": "",
-        **more,
-    }
+    library = FakeZotero(KEY)
+    with served(library) as url:
+        yield library, url
 
 
 @pytest.fixture
@@ -277,15 +154,8 @@ def test_dry_run_prints_the_summary_and_writes_nothing(
 
 def _notes_library(library: FakeZotero) -> None:
     library.put(item(1))
-    library.put({"key": "NOTE0001", "itemType": "note", "parentItem": "ITEM0001",
-                 "note": '<h1>Reading</h1><p>Compare with <a href="javascript:alert(1)">this</a> and '
-                         '<a href="https://example.org/x">that</a>.</p><script>alert(2)</script>'})  # fmt: skip
-    library.put({"key": "ATTA0001", "itemType": "attachment", "parentItem": "ITEM0001"})
-    for n, (colour, page) in enumerate((("#ffd400", "3"), ("#ff6666", "5"), ("#5fb236", "7"))):
-        library.put({"key": f"ANNO000{n}", "itemType": "annotation", "parentItem": "ATTA0001",
-                     "annotationType": "highlight", "annotationText": f"Highlighted claim {n}",
-                     "annotationComment": f"comment {n}" if n else "", "annotationColor": colour,
-                     "annotationPageLabel": page, "annotationSortIndex": f"0000{n}|000001|00010"})  # fmt: skip
+    for child in notes_and_highlights("ITEM0001"):
+        library.put(child)
 
 
 def test_a_note_and_three_highlights_are_written_for_the_paper_page(zotero: Any, project: Path) -> None:

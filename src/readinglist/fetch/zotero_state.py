@@ -1,8 +1,9 @@
 """What ``readinglist sync zotero`` keeps between syncs, and the owner's Zotero settings.
 
 - ``conf/zotero-sync.toml`` (the tool's, rewritten whole after each sync, atomically and only
-  when it changed): the library and collection synced, the library version reached, and each
-  Zotero item key's citation key in refs.bib, so a key stays the same from sync to sync.
+  when it changed): the library and collection synced, the library version reached, each
+  Zotero item key's citation key in refs.bib, so a key stays the same from sync to sync, and
+  the items merged into an entry the owner already had (``--prune`` never removes those).
 - ``conf/zotero-notes.json`` (the tool's): each item's child notes (HTML as Zotero has it,
   sanitised only when shown) and PDF highlights, and which attachment belongs to which item
   (an annotation names its attachment, not its item). An incremental sync receives only the
@@ -38,10 +39,12 @@ class State:
     version: int = 0
     keys: dict[str, str] = field(default_factory=dict)  # Zotero item key -> citation key
     settings: str = ""  # the digest of conf/zotero.toml's [highlights] the sections were written with
+    merged: set[str] = field(default_factory=set)  # items merged into an entry the owner had: --prune keeps it
 
     def text(self) -> str:
         lines = [HEADER, f"library = {_quoted(self.library)}", f"collection = {_quoted(self.collection)}"]
         lines += [f"version = {self.version}", f"settings = {_quoted(self.settings)}"]
+        lines += [f"merged = [{', '.join(_quoted(i) for i in sorted(self.merged) if _KEY.match(i))}]"]
         lines += ["", "[keys]  # Zotero item key -> citation key in refs.bib"]
         lines += [f"{item} = {_quoted(key)}" for item, key in sorted(self.keys.items()) if _KEY.match(item)]
         return "\n".join(lines) + "\n"
@@ -68,12 +71,12 @@ def load_state(root: Path) -> State:
     if not path.exists():
         return State()
     data = read_toml(path)
-    keys = data.get("keys", {})
+    keys, merged = data.get("keys", {}), data.get("merged", [])
     version = data.get("version", 0)
-    if not isinstance(keys, dict) or not isinstance(version, int) or version < 0:
+    if not isinstance(keys, dict) or not isinstance(version, int) or version < 0 or not isinstance(merged, list):
         raise ReadingListError("is out of shape (version, [keys]); delete it to sync anew", path, code=Code.BAD_CONFIG)
     library, collection, settings = (str(data.get(name, "")) for name in ("library", "collection", "settings"))
-    return State(library, collection, version, _strings(keys), settings)
+    return State(library, collection, version, _strings(keys), settings, {str(i) for i in merged})
 
 
 def load_children(root: Path) -> Children:

@@ -16,11 +16,11 @@ from ..model import RawRecord, Work
 from ..sources.zotero_items import item_key_of
 from ..store import fields
 from ..store.records import to_work
+from ..store.remove import Removal
 from ..store.report import ImportReport, plural
 
 _ADDITION = re.compile(r"^(?P<key>\S+) from (?P<file>.+):\d+$")
 _VERSION = re.compile(r"^linked (?P<file>.+):\d+ as a version of (?P<of>\S+)")
-_MERGE = re.compile(r"^(?P<file>.+):\d+ into (?P<key>\S+) \(")  # "FILE:LINE into KEY (reason)"
 _RENAMED = re.compile(r":\d+: key .+; stored as \S+$")  # store.records.choose_key: the source's key was not kept
 IGNORED = frozenset({"provenance", "keywords"})  # provenance always differs; tags are merged, not replaced
 
@@ -104,20 +104,26 @@ class Summary:
                 self.keys.append(_code(note))
 
     def note_removed(
-        self, removed: Sequence[str], keys: Mapping[str, str], stored: Mapping[str, Work], prune: bool
+        self, removed: Sequence[str], keys: Mapping[str, str], stored: Mapping[str, Work], pruned: Removal | str | None
     ) -> None:
-        action = "removed (--prune)" if prune else "kept in refs.bib (--prune removes it)"
+        """Each removed item; ``pruned``: what ``--prune`` did (a ``Removal``), would do (its words,
+        on a dry run), or None without it."""
         for item in removed:
             key = keys.get(item, item)
             title = stored[key].title if key in stored else ""
-            self.removed.append(f"{_code(key)}: {_code(title)}, {action}")
+            self.removed.append(f"{_code(key)}: {_code(title)}, {_pruned(key, pruned)}")
 
 
-def keys_from_report(report: ImportReport) -> dict[str, str]:
-    """The citation key of each Zotero record the import added or merged, by the record's "file"."""
-    found = {m["file"]: m["key"] for m in map(_ADDITION.match, report.additions) if m}
-    found |= {m["file"]: m["key"] for m in map(_MERGE.match, report.merges) if m and not m["key"].startswith("new:")}
-    return {file: key for file, key in found.items() if item_key_of(file)}
+def _pruned(key: str, pruned: Removal | str | None) -> str:
+    if pruned is None:
+        return "kept in refs.bib (--prune removes it)"
+    if isinstance(pruned, str):
+        return f"{pruned} (--prune)"
+    if key in pruned.removed:
+        return "removed (--prune)"
+    if key in pruned.kept:
+        return "kept: its entry in refs.bib holds another source too"
+    return "not in refs.bib"
 
 
 def changed_fields(old: Work, record: RawRecord) -> list[str]:

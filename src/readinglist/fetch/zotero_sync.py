@@ -14,23 +14,26 @@ from __future__ import annotations
 
 import copy
 import os
+import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .. import lock
-from ..bibsyntax import split_chunks
+from ..bibsyntax import Chunk, split_chunks
 from ..config import Config
-from ..model import RawRecord, Work
+from ..model import Work
 from ..slugs import slugs
-from ..sources.zotero_items import item_key_of
+from ..sources.zotero_items import item_key_of, source_file
 from ..store import bibfile, importer
 from ..store.identity import load_rules
+from ..store.remove import Removal, remove_entries
 from ..writer import write_if_changed
 from . import zotero_api, zotero_changes, zotero_state
 from .zotero_api import Client
 from .zotero_fetch import Fetched, fetch
-from .zotero_summary import Summary, keys_from_report
+from .zotero_summary import Summary
+
+_ITEM_FILE = re.compile(r"zotero/(?:users|groups)/[0-9]+/items/[A-Za-z0-9]+")  # sources/zotero_items.source_file
 
 KEY_VARIABLE = "ZOTERO_API_KEY"
 
@@ -78,19 +81,23 @@ def _sync(sync: _Sync, fetched: Fetched, full: bool) -> None:
     changes = zotero_changes.sort(fetched, state, sync.after, sync.options.library)
     records = changes.records
     items = [item_key_of(r.source.file) for r in records]
-    stored = _stored_works(config.bib_path, {state.keys[i] for i in (*items, *changes.removed) if i in state.keys})
+    wanted = {state.keys[i] for i in (*items, *changes.removed) if i in state.keys}
+    stored = {w.key: w for w in _works_where(config.bib_path, lambda chunk: chunk.key in wanted)}
+    before = _entry_keys(config.bib_path)
     summary.note_changes(records, state.keys, stored)  # refs.bib's values and titles, for the summary
     rules = load_rules(config.identity_path)
     dry = sync.options.dry_run
     report = importer.run_records(records, config.bib_path, rules, dry_run=dry, skipped=tuple(changes.skipped))
     summary.note_import(report, {r.source.file: r for r in records})
     summary.note_children(sync.before.items, sync.after.items, state.keys)
-    summary.note_removed(changes.removed, state.keys, stored, sync.options.prune)
     if dry or report.failed:
+        summary.note_removed(changes.removed, state.keys, stored, "would be removed" if sync.options.prune else None)
         return
-    _learn_keys(config.bib_path, state, records, keys_from_report(report))
-    if sync.options.prune:
-        _prune(sync, changes.removed)
+    _learn_keys(config.bib_path, state, {r.source.file for r in records}, before)
+    removal = _prune(sync, changes.removed) if sync.options.prune else None
+    summary.note_removed(changes.removed, state.keys, stored, removal)
+    for item in changes.removed if removal is not None else ():  # pruned: forgotten, whatever the store kept
+        state.keys.pop(item)
     # The sections to write: all after a full sync or a change of [highlights], else those of the
     # items this sync brought and of those whose notes or highlights changed.
     colours = zotero_state.highlight_fields(config.root)
@@ -104,29 +111,31 @@ def _sync(sync: _Sync, fetched: Fetched, full: bool) -> None:
     summary.written = written + zotero_state.save(config.root, state, sync.after)
 
 
-def _learn_keys(bib_path: Path, state: zotero_state.State, records: list[RawRecord], said: dict[str, str]) -> None:
-    """Each imported item's citation key, from the import's report; from refs.bib's provenance
-    when the report does not name one (an item merged into another new work of this sync)."""
-    for record in records:
-        item = item_key_of(record.source.file)
-        if record.source.file in said:
-            state.keys[item] = said[record.source.file]
-        elif item not in state.keys:
-            for work in bibfile.load(bib_path).works():
-                state.keys.update({item_key_of(s.file): work.key for s in work.sources if item_key_of(s.file)})
-            return
+def _learn_keys(bib_path: Path, state: zotero_state.State, files: set[str], before: set[str]) -> None:
+    """Each imported item's citation key, read from the store: the entry whose provenance names the
+    item's source. An item merged into an entry that refs.bib held before, and that no sync had
+    brought, joined the owner's entry: it is marked so, and ``--prune`` leaves that entry."""
+
+    def names_one(chunk: Chunk) -> bool:
+        return chunk.key is not None and not files.isdisjoint(_ITEM_FILE.findall(chunk.text))
+
+    for work in _works_where(bib_path, names_one):
+        for source in work.sources:
+            item = item_key_of(source.file) if source.file in files else ""
+            if item and item not in state.keys and work.key in before:
+                state.merged.add(item)
+            state.keys.update({item: work.key} if item else {})
 
 
-def _prune(sync: _Sync, removed: list[str]) -> None:
-    """refs.bib without the removed items' entries (every other chunk's bytes kept), under the store's lock."""
-    keys = {sync.state.keys.pop(item) for item in removed if item in sync.state.keys}
-    if not keys:
-        return
-    bib_path = sync.config.bib_path
-    with lock.exclusive(bib_path, "sync"):
-        store = bibfile.load(bib_path)
-        text = "".join(chunk.text for chunk in store.chunks if chunk.key not in keys)
-        write_if_changed(bib_path, store.on_disk(text), keep_owner=True)
+def _prune(sync: _Sync, removed: list[str]) -> Removal:
+    """The removed items' entries out of refs.bib, through the store (``store/remove.py``: under
+    its lock, over the bytes read, an entry that holds another source too kept); an entry that
+    was the owner's before a sync merged an item into it is kept too."""
+    keys, merged = sync.state.keys, sync.state.merged
+    wanted = {keys[i]: source_file(sync.options.library, i) for i in removed if i in keys and i not in merged}
+    removal = remove_entries(sync.config.bib_path, wanted, "sync")
+    owners = tuple(keys[i] for i in removed if i in keys and i in merged)
+    return replace(removal, kept=removal.kept + owners)
 
 
 def _write_sections(
@@ -171,14 +180,25 @@ def _write(path: Path, text: str) -> bool:
     return True
 
 
-def _stored_works(bib_path: Path, keys: set[str]) -> dict[str, Work]:
-    """The works of ``keys`` in refs.bib, parsed alone (with the file's @string and @preamble):
-    a full parse of a store of 10,000 entries cost more than the rest of an incremental sync."""
-    if not keys or not bib_path.exists():
-        return {}
+def _works_where(bib_path: Path, pick: Callable[[Chunk], bool]) -> list[Work]:
+    """The works of the chunks ``pick`` chooses, parsed alone (with the file's @string and
+    @preamble): a full parse of a store of 10,000 entries cost more than the rest of an
+    incremental sync."""
+    if not bib_path.exists():
+        return []
     chunks = split_chunks(bib_path.read_bytes().decode("utf-8", errors="replace"))
-    text = "".join(chunk.text for chunk in chunks if chunk.key is None or chunk.key in keys)
-    return {w.key: w for w in bibfile.parse(bib_path, text.encode("utf-8"), tolerant=True).works() if w.key in keys}
+    chosen = [chunk for chunk in chunks if chunk.key is not None and pick(chunk)]
+    if not chosen:
+        return []
+    text = "".join(chunk.text for chunk in chunks if chunk.key is None) + "".join(c.text for c in chosen)
+    return bibfile.parse(bib_path, text.encode("utf-8"), tolerant=True).works()
+
+
+def _entry_keys(bib_path: Path) -> set[str]:
+    """The keys refs.bib holds, unparsed."""
+    if not bib_path.exists():
+        return set()
+    return {c.key for c in split_chunks(bib_path.read_bytes().decode("utf-8", errors="replace")) if c.key}
 
 
 __all__ = ["KEY_VARIABLE", "Options", "run"]
