@@ -34,18 +34,18 @@ class Code(Enum):
     TOO_LARGE = "too-large"  # past a bound: a file's size, a macro's expansion, nesting depth, a field's length
     # Settings: conf/*.toml, environment variables, command-line arguments
     BAD_TOML = "bad-toml"  # a TOML file (conf/*.toml or the package's data/*.toml) that does not parse
-    BAD_CONFIG = "bad-config"  # a setting of the wrong type or shape ([site], a URL variable)
+    BAD_CONFIG = "bad-config"  # a setting of the wrong type or shape ([site], a URL variable, a Zotero file in conf/)
     UNKNOWN_FIELD = "unknown-field"  # a key its table does not define ([site].x, a topic's field)
     BAD_TOPICS = "bad-topics"  # conf/topics.toml parses but its topics are out of shape
     BAD_TOPIC_ID = "bad-topic-id"  # a topic id that is malformed, reserved or used twice
     BAD_IDENTITY = "bad-identity"  # conf/identity.toml's [[same]]/[[different]] out of shape
-    BAD_ARGUMENT = "bad-argument"  # a command-line argument: an id neither arXiv nor DOI, a blank title
+    BAD_ARGUMENT = "bad-argument"  # an argument: an id neither arXiv nor DOI, a blank title, a bad Zotero id, a key refused
     INIT_REFUSED = "init-refused"  # readinglist init into a file, or a folder that is not empty
     # Notes
     BAD_FRONT_MATTER = "bad-front-matter"  # a note's front matter: unclosed, not YAML, a bad key or value
     OUTSIDE_PROJECT = "outside-project"  # a note that is a link to a file outside the project (never read)
     # Fetching records (readinglist add)
-    NOT_FOUND = "not-found"  # the arXiv API or Crossref has no record for the id
+    NOT_FOUND = "not-found"  # the arXiv API or Crossref has no record for the id; no such Zotero library
     UNREACHABLE = "unreachable"  # the service cannot be reached (offline, DNS, a timeout)
     BAD_ANSWER = "bad-answer"  # the service answered an HTTP error, too much, or what is not a record
     # Generating and building the site
