@@ -39,7 +39,7 @@ class Code(Enum):
     BAD_TOPICS = "bad-topics"  # conf/topics.toml parses but its topics are out of shape
     BAD_TOPIC_ID = "bad-topic-id"  # a topic id that is malformed, reserved or used twice
     BAD_IDENTITY = "bad-identity"  # conf/identity.toml's [[same]]/[[different]] out of shape
-    BAD_ARGUMENT = "bad-argument"  # an argument: an id neither arXiv nor DOI, a blank title, a bad Zotero id, a key refused
+    BAD_ARGUMENT = "bad-argument"  # an argument: an id neither arXiv nor DOI, a blank title, a bad Zotero id or key
     INIT_REFUSED = "init-refused"  # readinglist init into a file, or a folder that is not empty
     # Notes
     BAD_FRONT_MATTER = "bad-front-matter"  # a note's front matter: unclosed, not YAML, a bad key or value
