@@ -5,7 +5,8 @@ same normalized abstract, the same normalized title (a book's apart from a paper
 book "Dynamic Programming" is not his Science article of that title). Near-identical abstracts
 (most of their word 3-grams shared) also match. A DOI or an abstract merges two records only
 when their titles agree: an exporter that pasted one DOI or abstract into three works made
-them one; a disagreement is kept apart and reported as a suspect. The same title with a
+them one; a disagreement is kept apart and reported as a suspect. An arXiv id merges two
+titles that disagree only when the two share an author (a preprint renamed on publication). The same title with a
 different year, or with two different DOIs, is another version of the work (a preprint and its
 published paper) when the two have an author in common: the import links the two instead of
 merging them. Two records of one title whose author lists have no name in common are two works.
@@ -39,6 +40,7 @@ BOOKS = frozenset({"book", "mvbook", "collection", "mvcollection", "proceedings"
 # and "Attention Is All You Need!" agree; a DOI shared by "Dynamic programming" and "Support
 # vector networks" does not make them one.
 TITLES_AGREE = 0.8
+SUSPECT_KEYS = ("doi:", "abstract:", "arxiv:", "eprint:")  # keys an exporter pastes into works not theirs
 
 
 def _digest(kind: str, text: str) -> str:
@@ -121,9 +123,14 @@ def titles_agree(work: Work, other: Work) -> bool:
 
 
 def suspect(key: str, work: Work, other: Work) -> str:
-    """What is suspect when two records share a DOI or an abstract but not a title ("" if nothing)."""
-    if not key.startswith(("doi:", "abstract:")) or titles_agree(work, other):
+    """What is suspect when two records share a DOI, an abstract or an arXiv id but not a title
+    ("" if nothing). An arXiv id is trusted further, across a renamed preprint, while the two
+    have an author in common: Mendeley pastes one id (arXiv:1011.1669v3) into works of 1944,
+    1963 and 1943 by other people."""
+    if not key.startswith(SUSPECT_KEYS) or titles_agree(work, other):
         return ""
+    if key.startswith(("arxiv:", "eprint:")):
+        return "" if share_an_author(work, other) else f"arXiv id {key.split(':', 1)[1]}"
     return f"DOI {key.removeprefix('doi:')}" if key.startswith("doi:") else "abstract"
 
 
