@@ -196,8 +196,8 @@ def _vectorizer(max_df: float, min_df: int) -> TfidfVectorizer:
 
 def build_corpus(texts: list[str], recall: Recall | None = None) -> Corpus:
     """``recall``: the last generate's results (enrich/recall.py). A text's terms depend on that
-    text alone, and analysing every text again was 0.3 of the 0.38 s of TF-IDF when one paper
-    was added at 1,000 works: the terms of an unchanged text are served from there."""
+    text alone, and analysing every text is most of a fit (0.3 of 0.38 s at 1,000 works), so the
+    terms of an unchanged text are served from there."""
     recall, analyze = recall or Recall(), _analyzer()
     lines = [recall("terms", _terms_line, text, also=(analyze,)) for text in texts]
     documents = [line.split("\n") if line else [] for line in lines]
