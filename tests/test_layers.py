@@ -38,13 +38,15 @@ def test_no_stage_imports_a_later_one(stage: str) -> None:
 
 
 ADAPTER = PACKAGE / "site" / "sphinx_ext"
+COMPAT = PACKAGE / "compat.py"  # the upstream contracts: Sphinx's inside its functions only
 FRAMEWORKS = ("sphinx", "docutils")
 
 
-def _frameworks_imported(path: Path) -> set[str]:
-    """The top-level packages of Sphinx and docutils a module imports (lazy imports too)."""
+def _frameworks_imported(path: Path, lazy: bool = True) -> set[str]:
+    """The top-level packages of Sphinx and docutils a module imports (lazy imports too, unless not ``lazy``)."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree) if lazy else tree.body:
         names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
         if isinstance(node, ast.ImportFrom) and not node.level and node.module:
             names = [node.module]
@@ -56,7 +58,14 @@ def test_only_the_sphinx_adapter_imports_sphinx_or_docutils() -> None:
     outside = {
         str(path.relative_to(PACKAGE)): sorted(_frameworks_imported(path))
         for path in sorted(PACKAGE.rglob("*.py"))
-        if ADAPTER not in path.parents
+        if ADAPTER not in path.parents and path != COMPAT
     }
     assert {k: v for k, v in outside.items() if v} == {}
     assert _frameworks_imported(ADAPTER / "links.py") == {"sphinx", "docutils"}  # the check sees imports
+
+
+def test_the_compatibility_module_loads_sphinx_only_when_the_adapter_calls_it() -> None:
+    """Every stage may import ``compat``; its Sphinx imports are inside the functions the adapter calls."""
+    assert _frameworks_imported(COMPAT, lazy=False) == set()
+    assert _frameworks_imported(COMPAT) == {"sphinx"}  # the check sees the lazy ones
+    assert _frameworks_imported(ADAPTER / "links.py", lazy=False) == {"sphinx", "docutils"}

@@ -1,9 +1,10 @@
 """A tolerant pass of pybtex's own BibTeX scanner: one bad entry is set aside, the others are read.
 
-pybtex's ``LowLevelParser`` is what ``pybtex.database.parse_file`` runs; strict, it stops at the
-first error, and lenient, it keeps half-read entries. Here an error sets the entry aside with its
-line and reason, and the scan resumes after it: at the entry's closing brace when its braces
-balance, else at the next line that starts with ``@`` (so an unclosed entry loses only itself).
+pybtex's ``LowLevelParser`` (``compat.PybtexScanner``) is what ``pybtex.database.parse_file``
+runs; strict, it stops at the first error, and lenient, it keeps half-read entries. Here an
+error sets the entry aside with its line and reason, and the scan resumes after it: at the
+entry's closing brace when its braces balance, else at the next line that starts with ``@``
+(so an unclosed entry loses only itself).
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from pybtex.database.input.bibtex import LowLevelParser, SkipEntry, UndefinedMacro
+from pybtex.database.input.bibtex import SkipEntry, UndefinedMacro
 from pybtex.scanner import PybtexSyntaxError
 from pybtex.utils import CaseInsensitiveDict
 
 from ..bibsyntax import closing, line_counter
+from ..compat import PybtexScanner
 from .bounds import BoundedValues, RefusedMacro, TooLarge
 from .fields import MONTH_MACROS
 
@@ -43,8 +45,11 @@ class Problem:
     warning: bool = False  # the entry is read all the same (an undefined macro, as BibTeX does)
 
 
-class Scanner(BoundedValues, LowLevelParser):  # type: ignore[misc]
-    """Yields every readable entry; ``problems`` lists the others (a value past the bounds among them)."""
+class Scanner(BoundedValues, PybtexScanner):  # type: ignore[misc]
+    """Yields every readable entry; ``problems`` lists the others (a value past the bounds among them).
+
+    It overrides and reads the scanner's hooks and state that ``compat.SCANNER_HOOKS`` and
+    ``SCANNER_STATE`` name, and nothing else of pybtex's."""
 
     text: str
     pos: int

@@ -24,41 +24,23 @@ from markupsafe import Markup
 from sphinx.application import Sphinx
 from sphinx.config import Config
 
+from ...compat import CARD_TITLE, DRAWER_LABEL, MARKUP_FIXES
 from ...render.links import AUTHORS
 from . import citemeta
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 CSS, JS, FAVICON = "readinglist-a11y.css", "readinglist-a11y.js", "readinglist-favicon.svg"
 
-# (pattern, replacement) pairs applied to every page, in order.
-FIXES: tuple[tuple[re.Pattern[str], str], ...] = (
-    # A heading role needs a level; the captions head the sidebar's sections.
-    (re.compile(r'<p class="caption" role="heading">'), '<p class="caption" role="heading" aria-level="2">'),
-    # A role=list may hold only list items (doc-biblioentry is deprecated, and not allowed on a div).
-    # Anchored to the tag the HTML writer makes: a BibTeX block shows a title's quotes as they are.
-    (re.compile(r'(<div class="citation" id="[^"<>]*") role="doc-biblioentry"'), r'\1 role="listitem"'),
-    # A block that scrolls sideways must take focus, or keyboard users cannot scroll it.
-    (re.compile(r'<div class="highlight"><pre>'), '<div class="highlight"><pre tabindex="0">'),
-    # Two <aside> landmarks: each needs its own name.
-    (re.compile(r'<aside class="sidebar-drawer">'), '<aside class="sidebar-drawer" aria-label="Site navigation">'),
-    (re.compile(r'<aside class="toc-drawer'), '<aside aria-label="On this page" class="toc-drawer'),
-    # A table of contents copies the heading's anchor <span id>: the id would be on the page twice.
-    (re.compile(r'(<a class="reference internal" href="#[^"<>]*">)<span id="[^"<>]*"></span>'), r"\1"),
-)
-# furo opens its drawers with <label>s for hidden checkboxes, which keyboards cannot reach:
-# buttons instead, which readinglist-a11y.js makes toggle the same checkboxes.
-DRAWER_LABEL = re.compile(
-    r'<label class="((?:nav|toc)-overlay-icon[^"<>]*)" for="(__navigation|__toc)">(.*?)</label>', re.S
-)
+# furo's drawer labels (compat.DRAWER_LABEL) become buttons, which readinglist-a11y.js makes toggle
+# the same hidden checkboxes.
 DRAWER_NAMES = {"__navigation": "Site navigation", "__toc": "Contents of this page"}
-CARD_TITLE = re.compile(r'(<div class="sd-card-body docutils">\s*<p class="sd-card-text")(><strong>)')
 HEADING = re.compile(r"<h([1-6])[\s>]")
 LETTER = re.compile(r'<a class="reference internal" (href="(?:[a-z]|other)\.html">(?:[A-Z]|Other)</a>)')
 
 
 def accessible(pagename: str, html: str) -> Markup:
     """The page's body with the theme's markup made accessible (see the module's docstring)."""
-    for pattern, replacement in FIXES:
+    for pattern, replacement in MARKUP_FIXES:
         html = pattern.sub(replacement, html)
     html = DRAWER_LABEL.sub(_drawer_button, html)
     html = _card_headings(html)

@@ -20,6 +20,7 @@ from pybtex.database import Entry
 from pybtex.style import FormattedEntry
 from pybtex.style.formatting import BaseStyle
 
+from ...compat import register_pybtex_plugin, text_ignores_label
 from ...writer import write_bytes_if_changed
 from ..libcache import collector_paused
 
@@ -69,10 +70,10 @@ def caching(base: type[BaseStyle], cache: Cache) -> type[BaseStyle]:
     entries its own way may print the label, and keeps it in the key."""
     base = getattr(base, "uncached", base)  # a caching style of an earlier build: cache its own base
     name = f"{base.__module__}.{base.__qualname__}"
-    text_ignores_label = base.format_entry is BaseStyle.format_entry
+    ignores_label = text_ignores_label(base)
 
     def format_entry(self: BaseStyle, label: str, entry: Entry, bib_data: Any = None) -> FormattedEntry:
-        key = entry_key(name, None if text_ignores_label else label, entry)
+        key = entry_key(name, None if ignores_label else label, entry)
         cache.used.add(key)
         if key not in cache.entries:
             cache.entries[key] = base.format_entry(self, label, entry, bib_data)
@@ -86,4 +87,4 @@ def caching(base: type[BaseStyle], cache: Cache) -> type[BaseStyle]:
 
 def install(style: str, cache: Cache) -> None:
     """Make the pybtex style ``style`` (as sphinxcontrib-bibtex finds it) a caching one, for ``cache``."""
-    pybtex.plugin.register_plugin(GROUP, style, caching(pybtex.plugin.find_plugin(GROUP, style), cache), force=True)
+    register_pybtex_plugin(GROUP, style, caching(pybtex.plugin.find_plugin(GROUP, style), cache))

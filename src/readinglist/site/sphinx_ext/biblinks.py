@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import pybtex.plugin
 from pybtex.style.formatting.plain import Style as PlainStyle
 from pybtex.style.template import Node, href, sentence
 
+from ...compat import register_pybtex_plugin
 from ...render.bibsets import STYLE
 from ...render.links import PAPERS, url
 from . import bibcache
@@ -39,4 +39,4 @@ class LinkedStyle(PlainStyle):  # type: ignore[misc]  # pybtex has no type hints
 
 def register(cache: bibcache.Cache) -> None:
     """Make the style findable by name, cached between builds (in ``cache``) as the default style is."""
-    pybtex.plugin.register_plugin(bibcache.GROUP, STYLE, bibcache.caching(LinkedStyle, cache), force=True)
+    register_pybtex_plugin(bibcache.GROUP, STYLE, bibcache.caching(LinkedStyle, cache))

@@ -8,13 +8,13 @@ saves beside its doctrees.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pybtex.plugin
 from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 
+from ...compat import citations_not_saved, register_pybtex_plugin
 from . import bibcache, biblinks
 from .state import state
 
@@ -33,7 +33,7 @@ PYBTEX_PLUGINS = (
 
 def register_pybtex_plugins() -> None:
     for group, name in PYBTEX_PLUGINS:
-        pybtex.plugin.register_plugin(group, name, pybtex.plugin.find_plugin(group, name), force=True)
+        register_pybtex_plugin(group, name, pybtex.plugin.find_plugin(group, name))
 
 
 def _install_styles(app: Sphinx, config: Config) -> None:
@@ -51,19 +51,8 @@ def _save(app: Sphinx, exception: BaseException | None) -> None:
         state(app).bibliography.save(Path(app.doctreedir))
 
 
-class _MadeEachBuild(list[Any]):
-    """sphinxcontrib-bibtex's citations, which it makes again at every ``env-updated`` (it clears
-    the ones its environment was saved with): pickled as an empty list. They were a quarter of
-    the environment Sphinx saves in every build (11.7 of 47 MB at 10,000 works)."""
-
-    def __reduce__(self) -> tuple[type[list[Any]], tuple[()]]:
-        return (list, ())
-
-
 def _citations_not_saved(app: Sphinx, env: BuildEnvironment) -> None:
-    data = env.domaindata.get("cite")
-    if isinstance(data, dict) and type(data.get("citations")) is list:
-        data["citations"] = _MadeEachBuild(data["citations"])
+    citations_not_saved(env)  # sphinxcontrib-bibtex makes them again in every build
 
 
 def setup(app: Sphinx) -> None:

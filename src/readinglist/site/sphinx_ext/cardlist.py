@@ -20,6 +20,7 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 from sphinx.writers.html5 import HTML5Translator
 
+from ...compat import section_level
 from ...render.workflow import LABELS, ROLES
 from . import jsonlines
 from .warnings_ import Warn
@@ -91,7 +92,7 @@ def _bullet_list(cards: list[dict[str, Any]]) -> nodes.bullet_list:
 
 
 def visit_html(self: HTML5Translator, node: card_list) -> None:
-    level = self.section_level + 1  # the section's heading is h<section_level>
+    level = section_level(self) + 1  # the section's heading is h<section_level>
     self.body.append(GRID + "".join(_card_html(card, level) for card in node["cards"]) + "</div>\n</div>\n")
     raise nodes.SkipNode
 

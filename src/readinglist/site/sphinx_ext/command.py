@@ -10,26 +10,16 @@ Every other exception keeps Sphinx's report: those are bugs to report.
 
 from __future__ import annotations
 
-import importlib
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from sphinx.cmd.build import build_main
 
+from ...compat import sphinx_exceptions_handled_by
 from ...errors import ReadingListError
 from ...oserrors import os_error
-
-
-def _sphinx_errors() -> ModuleType | None:
-    """Sphinx's private module where build_main looks handle_exception up (Sphinx 8.1 to 9); None in
-    another Sphinx, which then keeps its own report rather than failing the build."""
-    try:
-        return importlib.import_module("sphinx._cli.util.errors")
-    except ImportError:
-        return None
 
 
 def _causes(exc: BaseException) -> Iterator[BaseException]:
@@ -57,23 +47,19 @@ def one_line(exc: BaseException, out: Path) -> ReadingListError | None:
 
 def main(argv: Sequence[str]) -> int:
     """``sphinx-build argv``; the output folder is its last argument, as :func:`site.build.sphinx_args` puts it."""
-    sphinx_errors = _sphinx_errors()
-    report = getattr(sphinx_errors, "handle_exception", None)
-    if sphinx_errors is None or report is None:
-        return build_main(argv)
 
-    def handle(exception: BaseException, **options: Any) -> None:
-        error = one_line(exception, Path(argv[-1]))
-        if error is None:
-            report(exception, **options)
-        else:
-            print(f"readinglist: error: {error}", file=options.get("stderr") or sys.stderr)
+    def wrap(report: Callable[..., None]) -> Callable[..., None]:
+        def handle(exception: BaseException, **options: Any) -> None:
+            error = one_line(exception, Path(argv[-1]))
+            if error is None:
+                report(exception, **options)
+            else:
+                print(f"readinglist: error: {error}", file=options.get("stderr") or sys.stderr)
 
-    setattr(sphinx_errors, "handle_exception", handle)  # noqa: B010  # a private name: no attribute typed
-    try:
+        return handle
+
+    with sphinx_exceptions_handled_by(wrap):  # in another Sphinx, its own report rather than a failed build
         return build_main(argv)
-    finally:
-        setattr(sphinx_errors, "handle_exception", report)  # noqa: B010
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from sphinx.config import Config as SphinxConfig
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
+from ...compat import leave_quietly
 from ...config import Config as SiteConfig
 from ...config import load_config
 from ...errors import ReadingListError
@@ -51,7 +52,7 @@ def _wait_for_pages(app: Sphinx) -> None:
     with os.fdopen(fd, "rb", buffering=0) as pipe:
         go = pipe.read(1)
     if go != early.GO:
-        os._exit(0)  # not sys.exit: Sphinx would report it; nothing was written, nothing to clean up
+        leave_quietly()  # nothing was written, nothing to clean up
 
 
 def _generate(app: Sphinx) -> None:

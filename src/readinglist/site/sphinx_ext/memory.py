@@ -1,7 +1,7 @@
 """Memory and garbage collection in big builds: a bound on kept doctrees, and opt-in GC tuning.
 
 **Kept doctrees** (``readinglist_doctree_cache``, on by default). A serial Sphinx build keeps
-every doctree it has read in memory until it writes it (``env._write_doc_doctree_cache``), to
+every doctree it has read in memory until it writes it (``compat.kept_doctrees``), to
 save unpickling it again: at 10,000 papers that is most of the build's 3 GB. Past the bound,
 a doctree read is left on disk (Sphinx pickles every doctree anyway) and unpickled when its
 page is written; the pages come out the same. Below it, nothing changes.
@@ -40,6 +40,7 @@ from typing import Any
 from sphinx.application import Sphinx
 from sphinx.config import Config
 
+from ...compat import kept_doctrees
 from .state import state
 
 THRESHOLDS = (50_000, 50, 100)
@@ -55,9 +56,9 @@ PAUSE_MB = 500
 
 def _bound(app: Sphinx, *args: Any) -> None:
     """Drop the doctree read last once the cache is full (called before each read and after all)."""
-    kept = getattr(app.env, "_write_doc_doctree_cache", None)  # Sphinx >= 7.3; a private dict
+    kept = kept_doctrees(app.env)  # a private dict of Sphinx's
     limit = app.config.readinglist_doctree_cache
-    while isinstance(kept, dict) and len(kept) > limit:
+    while kept is not None and len(kept) > limit:
         kept.popitem()  # the newest: the oldest are written first (Sphinx writes in sorted order)
 
 

@@ -8,7 +8,7 @@ environment, and a build reads only the tocs of the pages it writes. So ``env.to
 environment's pickle copies as they are, and unpickles one only when it is looked up. A tree
 looked up (and perhaps changed: section numbers are set in place) is packed again when the
 environment is saved; one never looked up keeps its bytes. Sphinx reads ``env.tocs`` by key,
-``in`` and ``pop`` only, which this dict serves unchanged.
+``in``, ``get`` and ``pop`` only, which this dict serves unchanged (``compat.replace_tocs``).
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from typing import Any
 
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
+
+from ...compat import replace_tocs
 
 
 class PackedTocs(dict[str, Any]):
@@ -46,8 +48,7 @@ class PackedTocs(dict[str, Any]):
 
 def pack(app: Sphinx, env: BuildEnvironment, docnames: Any = None) -> None:
     """A loaded environment's tocs are packed already; a new one's (a first build) become so."""
-    if not isinstance(env.tocs, PackedTocs):
-        env.tocs = PackedTocs(env.tocs)
+    replace_tocs(env, PackedTocs)
 
 
 def setup(app: Sphinx) -> None:

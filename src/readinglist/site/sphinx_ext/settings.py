@@ -20,6 +20,7 @@ from typing import Any
 from sphinx.application import Sphinx
 from sphinx.config import Config
 
+from ...compat import user_set
 from ...config import load_config
 from ...errors import ReadingListError
 from ...render import links, registry
@@ -58,7 +59,7 @@ def root(app: Sphinx) -> Path:
 def configure(app: Sphinx, config: Config) -> None:
     _required(config)
     for name, value in {**DEFAULTS, **_site_names(app)}.items():
-        if not _user_set(config, name):
+        if not user_set(config, name):
             setattr(config, name, value)
 
 
@@ -85,13 +86,6 @@ def _site_names(app: Sphinx) -> dict[str, Any]:
         return {}
     return {"project": site.title, "html_title": site.title, "author": site.author or "readinglist",
             "html_baseurl": site.base_url}  # fmt: skip
-
-
-def _user_set(config: Config, name: str) -> bool:
-    """True when conf.py or ``-D`` sets ``name`` (Sphinx keeps both apart from its defaults)."""
-    raw: dict[str, Any] = getattr(config, "_raw_config", {})
-    overrides: dict[str, Any] = getattr(config, "overrides", {})
-    return name in raw or name in overrides
 
 
 def _with(values: Any, needed: tuple[str, ...]) -> list[str]:
