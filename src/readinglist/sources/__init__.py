@@ -110,6 +110,12 @@ def source_globs(folder: str = "conf/sources") -> list[str]:
     return [f"{folder}/*{suffix}" for suffix in dict.fromkeys(s for f in FORMATS for s in f.suffixes)]
 
 
+def kinds() -> frozenset[str]:
+    """Every source kind a record may carry: the formats' and model.SOURCE_KINDS's (what refs.bib's
+    provenance may name, ``{csl-json}``)."""
+    return frozenset(SOURCE_KINDS) | {f.kind for f in FORMATS}
+
+
 def kind_name(kind: str) -> str:
     """How a page names a source kind: a format's name, else model.SOURCE_KINDS's ("arXiv API")."""
     return next((f.name for f in FORMATS if f.kind == kind), None) or SOURCE_KINDS.get(kind, kind)
