@@ -11,6 +11,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from conftest import FIXTURES
 from readinglist.model import Work
 from readinglist.store import bibfile, importer
@@ -41,3 +43,56 @@ def test_an_arxiv_id_under_a_shortened_title_by_the_same_authors_still_merges(tm
     [multinest] = [w for w in works.values() if w.key.startswith("Feroz")]
     assert [s.line for s in multinest.sources] == [42, 51]
     assert any(m.startswith("mendeley-pasted-arxiv.bib:51 into") and "same arXiv id" in m for m in report.merges)
+
+
+# A Mendeley Reference Manager "copy as BibTeX", pasted by hand into refs.bib between two entries.
+PASTED = """@article{before2020,
+  title = {The entry before},
+  author = {Doe, Jane},
+  year = {2020},
+}
+
+@web_page{SelvaCondaEnv2022,
+   author = {Selva Prabhakaran},
+   title = {Conda create environment and everything you need to know},
+   url = {https://www.example.org/conda/},
+   year = {2022},
+}
+
+@article{after2021,
+  title = {The entry after},
+  author = {Roe, Richard},
+  year = {2021},
+}
+"""
+
+
+@pytest.mark.parametrize("tolerant", [True, False])
+def test_a_web_page_pasted_into_refs_bib_loses_no_entry(tmp_path: Path, tolerant: bool) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text(PASTED, encoding="utf-8")
+    store = bibfile.load(bib, tolerant=tolerant)
+    kinds = [(w.key, w.entry_type, dict(w.extra).get("entrysubtype")) for w in store.works()]
+    assert kinds == [
+        ("before2020", "article", None), ("SelvaCondaEnv2022", "online", "web_page"), ("after2021", "article", None)
+    ]  # fmt: skip
+    assert store.skipped == []
+
+
+def test_an_import_into_a_refs_bib_with_a_pasted_web_page_keeps_its_bytes(tmp_path: Path) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text(PASTED, encoding="utf-8")
+    source = tmp_path / "new.bib"
+    source.write_text("@article{new2022, title = {A new paper}, year = {2022}}\n", encoding="utf-8")
+    report = importer.run([source], bib, tmp_path)
+    assert report.added == 1
+    assert bib.read_text(encoding="utf-8").startswith(PASTED)
+
+
+def test_an_unknown_type_with_an_underscore_is_reported_on_its_own_line(tmp_path: Path) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text(PASTED.replace("@web_page", "@my_type"), encoding="utf-8")
+    store = bibfile.load(bib, tolerant=True)
+    assert [w.key for w in store.works()] == ["before2020", "after2021"]
+    skipped = [(s.line, s.key, s.reason) for s in store.skipped]
+    assert skipped == [(7, "SelvaCondaEnv2022", "unknown entry type @my_type")]

@@ -27,6 +27,7 @@ from ..sources.bounds import TooLarge
 from ..sources.fields import to_bibtex
 from . import busy, fields, storefile
 from .names import StoreParser, display_name, is_others, stored_name
+from .pasted import split_pasted, standard
 
 # Every entry type of BibTeX and BibLaTeX (the readers' table, with its aliases). ``set`` and
 # ``xdata`` hold data for other entries and are no works.
@@ -153,7 +154,7 @@ def parse(path: Path, data: bytes, *, tolerant: bool = False) -> BibFile:
 
 
 def _load(path: Path, text: str, tolerant: bool) -> BibFile:
-    chunks = split_chunks(text)
+    chunks = split_pasted(split_chunks(text))  # a pasted @web_page{...} is an entry, not text after one
     try:
         return _load_strict(path, text, chunks)
     except ReadingListError as exc:
@@ -187,7 +188,9 @@ def _load_strict(path: Path, text: str, chunks: list[Chunk]) -> BibFile:
             raise ReadingListError(
                 f"malformed entry (cannot read its key {chunk.key!r})", label, chunk.line, code=Code.BAD_BIBTEX
             )
-        if data.entries[chunk.key].type.lower() not in ENTRY_TYPES:
+        if (pasted := standard(data.entries[chunk.key])) is not None:
+            data.entries[chunk.key] = pasted
+        elif data.entries[chunk.key].type.lower() not in ENTRY_TYPES:
             raise ReadingListError(
                 f"unknown entry type @{data.entries[chunk.key].type}", label, chunk.line, code=Code.BAD_BIBTEX
             )

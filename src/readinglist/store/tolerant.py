@@ -3,7 +3,8 @@
 Only a file the whole-file parse refused comes here. Each entry is parsed on its own, with the
 ``@string`` macros defined above it; an entry that is never closed ends at the next line that
 starts with ``@``. What cannot be read becomes a ``Skip`` with its line, as
-``refs.bib:LINE: key: reason``.
+``refs.bib:LINE: key: reason``. An entry pasted under an exporter's own type (``@web_page``)
+is read as the import reads it (``store/pasted.py``).
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ from ..bibsyntax import Chunk, split_chunks, stray_line
 from ..model import Skip
 from .bibfile import ENTRY_TYPES, BibFile
 from .names import StoreParser
+from .pasted import split_pasted, standard
 
-_ENTRY_START = re.compile(r"@\s*([A-Za-z]+)\s*[{(]\s*([^,\s{}()]*)")
-_KEYLESS = re.compile(r"\s*@\s*[A-Za-z]+\s*[{(]\s*(?:,|[A-Za-z][\w-]*\s*=)")  # @article{title = ...: Mendeley, EndNote
+_ENTRY_START = re.compile(r"@\s*([A-Za-z][\w-]*)\s*[{(]\s*([^,\s{}()]*)")
+# @article{title = ...} or @web_page{, ...}: Mendeley, EndNote
+_KEYLESS = re.compile(r"\s*@\s*[A-Za-z][\w-]*\s*[{(]\s*(?:,|[A-Za-z][\w-]*\s*=)")
 
 
 NO_KEY = "the entry has no key (give it one, or let `readinglist import FILE` make one)"
@@ -33,6 +36,7 @@ NO_KEY = "the entry has no key (give it one, or let `readinglist import FILE` ma
 def load_tolerant(path: Path, text: str) -> BibFile:
     label = str(path)
     chunks, skipped = _resynced_chunks(text, label)
+    chunks = split_pasted(chunks)
     broken = {s.line for s in skipped}  # chunks of entries never closed: already reported
     macros = dict(month_names)
     entries: dict[str, Entry] = {}
@@ -99,6 +103,8 @@ def _parse_entry(chunk: Chunk, macros: dict[str, str]) -> tuple[Entry | None, st
     entry = data.entries.get(chunk.key or "")
     if entry is None:
         return None, NO_KEY if _KEYLESS.match(chunk.text) else "malformed entry"
+    if (pasted := standard(entry)) is not None:
+        return pasted, ""
     if entry.type.lower() not in ENTRY_TYPES:
         return None, f"unknown entry type @{entry.type}"
     return entry, ""
