@@ -1,6 +1,10 @@
-"""Sessions: docs (build the site), serve (live preview), tests and tests_slow, lint, bench (performance)."""
+"""Sessions: docs (build the site), serve (live preview), tests, tests_slow, tests_lowest, lint, bench."""
 
 from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
 
 import nox
 
@@ -52,6 +56,28 @@ def tests_slow(session: nox.Session) -> None:
     """The slow tests (browsers, builds killed at every stage; tests/conftest.py names them): CI runs both."""
     session.install("-e", ".[test]")
     session.run("pytest", *PARALLEL, "-m", "slow", *session.posargs)
+
+
+# A dependency with an upper bound is an upstream whose internals readinglist/compat.py relies on.
+BOUNDED = re.compile(r"^([A-Za-z0-9_.-]+)(?:\[[^\]]*\])?>=([^,<>=!]+),<")
+
+
+def lowest_constraints(pyproject: Path = Path("pyproject.toml")) -> list[str]:
+    """``name==lower`` for each bounded dependency: pip resolves to the newest, so the lowest are pinned."""
+    dependencies = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["dependencies"]
+    found = (BOUNDED.match(d.replace(" ", "")) for d in dependencies)
+    return [f"{m.group(1)}=={m.group(2)}" for m in found if m]
+
+
+@nox.session
+def tests_lowest(session: nox.Session) -> None:
+    """The fast suite at the lowest versions pyproject.toml allows of the bounded upstreams (Sphinx,
+    docutils, MyST-Parser, sphinxcontrib-bibtex, pybtex, Pagefind); ``tests`` runs it at the highest."""
+    constraints = Path(session.create_tmp()) / "lowest.txt"
+    constraints.write_text("\n".join(lowest_constraints()) + "\n", encoding="utf-8")
+    session.install("-c", str(constraints), "-e", ".[test]")
+    session.run("pip", "list", silent=False)  # the versions the run tested, in its log
+    session.run("pytest", *PARALLEL, "-m", "not slow", *session.posargs)
 
 
 @nox.session
