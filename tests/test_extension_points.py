@@ -19,6 +19,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -60,7 +61,8 @@ def read_string(text: str, label: str) -> ReadResult:
             skipped.append(Skip(label, n, "", "expected TOY title | authors | year"))
     return ReadResult(tuple(records), tuple(skipped))
 '''
-TOY_ROW = '    Format("toy", "toy", "Toy", "Toy catalogue", "TOY lines", (".toy",)),\n'
+# The row as CONTRIBUTING.md writes one.
+TOY_ROW = '    Format("toy", kind="toy", name="Toy", files="Toy catalogue", shape="TOY lines", suffixes=(".toy",)),\n'
 TOY_EXPORT = "TOY Fast Pipelines for Toy Training | Ann Smith; Bo Chen | 2021\n"
 TOY_TITLE = "Fast Pipelines for Toy Training"
 
@@ -113,7 +115,7 @@ class Toy:
     def readinglist(self, *args: str, cwd: Path | None = None) -> str:
         return self.run("-m", "readinglist", *args, cwd=cwd).stdout
 
-    def python(self, code: str) -> object:
+    def python(self, code: str) -> Any:
         return json.loads(self.run("-c", code).stdout)
 
 
@@ -173,6 +175,12 @@ def check_help(toy: Toy) -> None:
     assert str(where).startswith(str(toy.package)), where  # the copy runs, not this checkout
     assert "Toy catalogue" in " ".join(toy.readinglist("import", "--help").split())
     assert "Toy catalogue" in " ".join(toy.readinglist("--help").split())
+    (toy.root / "unknown.txt").write_text("neither format\n", encoding="utf-8")
+    refused = subprocess.run(
+        [sys.executable, "-m", "readinglist", "import", "--dry-run", "--store", "x.bib", "unknown.txt"],
+        cwd=toy.root, env={**os.environ, "PYTHONPATH": str(toy.src)}, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert "Toy catalogue (TOY lines)" in refused.stderr, refused.stderr  # the error on a file no reader claims
 
 
 def new_list(toy: Toy, fixture: Path) -> Path:
@@ -220,10 +228,9 @@ def check_kind(toy: Toy) -> Path:
     docs = seeds / "docs"
     assert (docs / "toys" / "index.md").is_file()
     assert "toys/index" in (docs / "index.md").read_text(encoding="utf-8")  # the landing page's menu
-    assert "toys/index.md" in (docs / ".readinglist-manifest.json").read_text(encoding="utf-8")
-    code = "import json; from readinglist.render import registry as r; print(json.dumps([r.kind_of('toys/index').name, r.git_ignores(), r.samples()]))"  # noqa: E501
-    name, ignores, samples = toy.python(code)  # type: ignore[misc]
-    assert name == "toy" and "docs/toys/" in ignores
+    code = "import json; from readinglist.render import registry as r; print(json.dumps([r.kind_of('toys/index').name, r.may_write('toys/index.md'), r.git_ignores(), r.samples()]))"  # noqa: E501
+    name, owned, ignores, samples = toy.python(code)
+    assert name == "toy" and owned and "docs/toys/" in ignores  # the manifest owns it; a new list ignores it
     assert samples["toy"] == "toys/index.md"
     return docs
 
