@@ -3,7 +3,9 @@ the shape of what a real file did, and each test fails on the behaviour that fil
 
 - A Mendeley Desktop library pastes one arXiv id, ``arXiv:1011.1669v3``, into classic papers of
   1943, 1944 and 1963 by other people; a synced duplicate carries another paper's arXiv URL.
-  An arXiv id under titles that disagree merges only with an author in common.
+  An arXiv id under titles that disagree merges only with an author in common. The same library
+  gives Phillips (1993) and Meikle (2000), whose titles differ by one word, one abstract: an
+  abstract does not merge two records of two DOIs and no author in common.
 """
 
 from __future__ import annotations
@@ -36,6 +38,12 @@ def test_one_arxiv_id_pasted_into_works_of_other_people_keeps_them_apart(tmp_pat
     pasted = [n for n in report.notes if "suspect arXiv id 1011.1669" in n]
     assert len(pasted) == 2, report.notes  # Marquardt's and McCulloch's records, each said once
     assert any("suspect arXiv id 0812.1045" in n and "Huberman2008" not in n for n in report.notes)
+
+
+def test_one_abstract_pasted_into_two_papers_by_other_people_keeps_them_apart(tmp_path: Path) -> None:
+    works, report = _import(tmp_path, "mendeley-pasted-arxiv.bib")
+    assert {"Meikle2000", "Phillips1993"} <= works.keys()
+    assert any(n.startswith("mendeley-pasted-arxiv.bib:") and "suspect abstract" in n for n in report.notes)
 
 
 def test_an_arxiv_id_under_a_shortened_title_by_the_same_authors_still_merges(tmp_path: Path) -> None:

@@ -6,7 +6,8 @@ book "Dynamic Programming" is not his Science article of that title). Near-ident
 (most of their word 3-grams shared) also match. A DOI or an abstract merges two records only
 when their titles agree: an exporter that pasted one DOI or abstract into three works made
 them one; a disagreement is kept apart and reported as a suspect. An arXiv id merges two
-titles that disagree only when the two share an author (a preprint renamed on publication). The same title with a
+titles that disagree only when the two share an author (a preprint renamed on publication); an
+abstract never merges two records of two DOIs and no author in common. The same title with a
 different year, or with two different DOIs, is another version of the work (a preprint and its
 published paper) when the two have an author in common: the import links the two instead of
 merging them. Two records of one title whose author lists have no name in common are two works.
@@ -123,15 +124,26 @@ def titles_agree(work: Work, other: Work) -> bool:
 
 
 def suspect(key: str, work: Work, other: Work) -> str:
-    """What is suspect when two records share a DOI, an abstract or an arXiv id but not a title
-    ("" if nothing). An arXiv id is trusted further, across a renamed preprint, while the two
-    have an author in common: Mendeley pastes one id (arXiv:1011.1669v3) into works of 1944,
-    1963 and 1943 by other people."""
-    if not key.startswith(SUSPECT_KEYS) or titles_agree(work, other):
+    """What is suspect when two records share a DOI, an abstract or an arXiv id ("" if nothing).
+
+    Under titles that disagree, each is suspect; an arXiv id is trusted further, across a renamed
+    preprint, while the two have an author in common (Mendeley pastes one id, arXiv:1011.1669v3,
+    into works of 1943, 1944 and 1963 by other people). An abstract is suspect under one title
+    too when the two records have two DOIs and no author in common: a real library gives
+    Phillips (1993) and Meikle (2000), whose titles differ by one word, one abstract.
+    """
+    if not key.startswith(SUSPECT_KEYS):
         return ""
-    if key.startswith(("arxiv:", "eprint:")):
-        return "" if share_an_author(work, other) else f"arXiv id {key.split(':', 1)[1]}"
-    return f"DOI {key.removeprefix('doi:')}" if key.startswith("doi:") else "abstract"
+    kind, _, value = key.partition(":")
+    what = {"doi": f"DOI {value}", "abstract": "abstract", "arxiv": f"arXiv id {value}"}.get(kind, f"eprint {value}")
+    if titles_agree(work, other):
+        return what if kind == "abstract" and _pasted_abstract(work, other) else ""
+    return "" if kind in ("arxiv", "eprint") and share_an_author(work, other) else what
+
+
+def _pasted_abstract(work: Work, other: Work) -> bool:
+    two_dois = bool(work.doi and other.doi and work.doi.lower() != other.doi.lower())
+    return two_dois and not share_an_author(work, other)
 
 
 def names(work: Work) -> frozenset[str]:
@@ -301,7 +313,7 @@ class Matcher:
         for score, key in self._abstracts.near(grams):
             if self._apart(mine, self.works[key]):
                 continue
-            if not titles_agree(work, self.works[key]):
+            if suspect("abstract:", work, self.works[key]):  # another title, or other people
                 suspects.setdefault(key, ("abstract", self.works[key]))
                 continue
             return Match(self.works[key], f"near-identical abstract ({score:.0%} of word 3-grams shared)")
