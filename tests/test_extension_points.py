@@ -25,6 +25,7 @@ import pytest
 
 import readinglist
 from conftest import FIXTURES, copy_seeds
+from readinglist import sources
 
 PACKAGE = Path(readinglist.__file__).resolve().parent
 
@@ -298,3 +299,24 @@ def test_a_place_written_by_hand_again_fails(tmp_path: Path, place: str) -> None
         else:
             project = new_list(toy, fixture)
             check_scaffold(toy, project) if place == "scaffold" else check_about(toy, project)
+
+
+def test_each_row_is_its_readers_kind_and_interface() -> None:
+    for row in sources.FORMATS:
+        reader = row.reader
+        assert row.kind == reader.KIND, row.module  # the row and the module name the same kind
+        assert callable(reader.looks_like) and callable(reader.read) and callable(reader.read_string)
+        assert row.suffixes and all(s.startswith(".") for s in row.suffixes), row.module
+    assert [row.reader for row in sources.FORMATS] == list(sources.READERS)
+
+
+def test_the_table_loads_no_reader_for_the_help_the_scaffold_or_a_page() -> None:
+    """The words, globs and help come from the rows: no reader (and no pybtex) is imported for them."""
+    probe = (
+        "import sys, readinglist.cli, readinglist.project, readinglist.render.about as a, readinglist.sources as s; "
+        "s.listed(); s.source_globs(); a.about_words('bibtex'); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pybtex' or m in {'readinglist.sources.' + "
+        "f.module for f in s.FORMATS}))"
+    )
+    found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert found.stdout.strip() == "[]"

@@ -21,6 +21,7 @@ from readinglist.cli import main
 from readinglist.config import load_config
 from readinglist.enrich.taxonomy import load_taxonomy
 from readinglist.project import DIST, init, requirement
+from readinglist.sources import FORMATS, source_globs
 
 FILES = [
     ".github/workflows/pages.yml", ".github/workflows/zotero-sync.yml", ".gitignore", ".readthedocs.yaml",
@@ -181,3 +182,18 @@ def test_init_ignores_a_broken_config_in_the_folder_it_runs_from(tmp_path: Path)
     (here / "conf" / "readinglist.toml").write_text("x = [\n", encoding="utf-8")
     assert main(["--root", str(here), "init", str(tmp_path / "new")]) == 0
     assert load_config(tmp_path / "new").title
+
+
+def test_a_new_lists_sources_and_readmes_come_from_the_formats_table(tmp_path: Path) -> None:
+    """conf/readinglist.toml globs a file type per import format (sources.FORMATS), and the READMEs
+    name every format; the README in conf/sources/ is no source."""
+    root = tmp_path / "list"
+    init(root)
+    config = load_config(root)
+    assert list(config.sources) == source_globs()
+    assert set(config.sources) == {f"conf/sources/*{suffix}" for f in FORMATS for suffix in f.suffixes}
+    assert config.source_paths() == []
+    for readme in ("README.md", "conf/sources/README.md"):
+        text = " ".join((root / readme).read_text(encoding="utf-8").split())
+        assert all(f.files in text for f in FORMATS), readme
+        assert "{{" not in text, readme

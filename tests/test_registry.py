@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import copy_seeds
+from conftest import FIXTURES, copy_seeds
 from readinglist.config import load_config
 from readinglist.project import init
 from readinglist.render import registry
@@ -97,3 +97,12 @@ def test_the_table_imports_no_renderer_and_the_pages_no_scikit_learn() -> None:
     )
     found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert found.stdout.split() == ["False", "False"]
+
+
+def test_every_kind_of_myst_page_names_its_stored_sample() -> None:
+    """A new kind of page is one row: its ``sample`` is the page tests/test_stored_pages.py compares."""
+    samples = registry.samples()
+    assert sorted(samples) == sorted(kind.name for kind in registry.KINDS if ".md" in kind.suffixes)
+    for name, rel in samples.items():
+        assert registry.BY_NAME[name].holds(rel.removesuffix(".md")), (name, rel)
+        assert (FIXTURES / "pages" / rel).is_file(), f"{rel} is not stored: pytest --update-fixtures"
