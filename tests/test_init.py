@@ -21,6 +21,7 @@ from readinglist.cli import main
 from readinglist.config import load_config
 from readinglist.enrich.taxonomy import load_taxonomy
 from readinglist.project import DIST, init, requirement
+from readinglist.site import generate
 from readinglist.sources import FORMATS, source_globs
 
 FILES = [
@@ -197,3 +198,16 @@ def test_a_new_lists_sources_and_readmes_come_from_the_formats_table(tmp_path: P
         text = " ".join((root / readme).read_text(encoding="utf-8").split())
         assert all(f.files in text for f in FORMATS), readme
         assert "{{" not in text, readme
+
+
+def test_a_new_lists_gitignore_ignores_every_file_a_generate_writes(tmp_path: Path) -> None:
+    """After a generate, git sees only the files a person keeps: what init wrote (refs.bib among them)."""
+    root = tmp_path / "list"
+    init(root)
+    with (root / "refs.bib").open("a", encoding="utf-8") as bib:
+        bib.write(ENTRY)
+    generate.run(load_config(root))
+    assert (root / "docs" / "papers" / "smith2021fast.md").is_file()
+    assert _run(["git", "init", "-q"], root).returncode == 0
+    status = _run(["git", "status", "--porcelain", "--untracked-files=all"], root)
+    assert sorted(line[3:] for line in status.stdout.splitlines()) == FILES, status.stdout + status.stderr
