@@ -7,7 +7,10 @@ a ``javascript:`` link (a hypothesis property over hostile fragments).
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 from docutils import nodes
@@ -15,8 +18,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hostile_kit import FRAGMENTS, render
+from readinglist.model import Brief, Library, Paper, SourceRef, Work
 from readinglist.render.escape import clean
-from readinglist.render.zotero import highlight_md, note_md, sanitise, section
+from readinglist.render.paper import paper_page
+from readinglist.render.zotero import (
+    Annotations,
+    as_shown,
+    highlight_md,
+    load,
+    note_md,
+    of,
+    quote_md,
+    sanitise,
+    section,
+)
 from readinglist.sources.zotero_items import extra_fields, item_key_of, source_file, to_record
 
 HTML = [
@@ -31,6 +46,10 @@ ALLOWED_NODES = (
     nodes.document, nodes.section, nodes.title, nodes.subtitle, nodes.paragraph, nodes.Text, nodes.emphasis,
     nodes.strong, nodes.bullet_list, nodes.enumerated_list, nodes.list_item, nodes.reference,
 )  # fmt: skip
+WORK = Work("lee2021", "Sparse attention", ("Lee, Ann",), year=2021, abstract="We study attention.")
+PAPER = Paper(WORK, "lee2021", (), False, "", (), "We study attention.", (), brief=Brief("Attention is slow.", "", ""))
+LIBRARY = Library((PAPER,), (), (), {"Lee, Ann": "ann-lee"})
+URLS = {"ann-lee": "rl:authors/l#ann-lee"}  # each author's section
 hostile = st.lists(st.one_of(st.sampled_from(HTML + FRAGMENTS), st.text(max_size=12)), max_size=14).map("".join)
 
 
@@ -45,11 +64,59 @@ def _check(markdown: str) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(note=hostile, said=hostile, comment=hostile, page=st.text(max_size=8), colour=st.text(max_size=8))
-def test_no_note_or_highlight_puts_markup_on_the_page(
+def test_no_note_or_highlight_puts_markup_in_the_from_zotero_section(
     note: str, said: str, comment: str, page: str, colour: str
 ) -> None:
     mark = {"text": said, "comment": comment, "color": colour, "page": page, "sort": "1"}
-    _check(section({"notes": {"N": note}, "highlights": {"A": mark}}, {colour.lower(): comment}))
+    _check(section(as_shown({"notes": {"N": note}, "highlights": {"A": mark}}, {})))
+
+
+FIELD_NAMES = st.one_of(st.sampled_from(["Key result", "approach", "Problem", "Method", "Limitation"]), hostile)
+
+
+@settings(max_examples=150, deadline=None)
+@given(note=hostile, said=hostile, comment=hostile, page=st.text(max_size=8), field=FIELD_NAMES)
+def test_no_highlight_puts_markup_in_the_pages_summary(
+    note: str, said: str, comment: str, page: str, field: str
+) -> None:
+    """A highlight whose colour the owner maps to a summary field (any name, hostile too) is shown
+    in the page's summary, under that field, with its page: as text, never markup."""
+    mark = {"text": said, "comment": comment, "color": "#ffd400", "page": page, "sort": "1"}
+    found = as_shown({"notes": {"N": note}, "highlights": {"A": mark}}, {"yellow": field})
+    page_md = paper_page(PAPER, {PAPER.key: PAPER}, None, "", LIBRARY, URLS, graph=False, zotero=found)
+    summary = page_md[page_md.index("## Summary") : page_md.index("## Abstract")]
+    _check(summary.replace("## Summary", "", 1))
+    if "## From Zotero" in page_md:
+        _check(page_md[page_md.index("## From Zotero") : page_md.index("## Related papers")])
+    if found.highlights and found.highlights[0].field:  # a field's name may be blank, once cleaned: none
+        assert quote_md(found.highlights[0]) in summary
+
+
+def test_a_mapped_colours_highlights_stand_under_their_summary_field_with_their_page() -> None:
+    marks = {
+        f"A{n}": {"text": f"claim {n}", "comment": "", "color": colour, "page": str(n + 3), "sort": f"{n}"}
+        for n, colour in enumerate(("#ffd400", "#2ea8e5", "#5fb236", "#ff6666", "#aaaaaa"))
+    }
+    colours = {"yellow": "Key result", "blue": "approach", "#5fb236": "Limitation", "red": "Problem"}
+    found = as_shown({"notes": {}, "highlights": marks}, colours)
+    paper = replace(PAPER, brief=Brief("", "Plain approach.", ""), key_results=("Faster by 3x.",))
+    page = paper_page(paper, {PAPER.key: paper}, None, "", LIBRARY, URLS, graph=False, zotero=found)
+    summary = page[page.index("## Summary") : page.index("## Abstract")]
+    assert [block.strip() for block in summary.split("\n\n") if block.strip()][1:] == [
+        "**Approach:** Plain approach\\.\n- “claim 1” \\(highlighted on p\\. 4\\)",
+        "**Key results:**",
+        "- Faster by 3x\\.\n- “claim 0” \\(highlighted on p\\. 3\\)",
+        "**Problem:**\n- “claim 3” \\(highlighted on p\\. 6\\)",  # no line of its own: after the lines
+        "**Limitation:**\n- “claim 2” \\(highlighted on p\\. 5\\)",
+    ]
+    zotero = page[page.index("## From Zotero") : page.index("## Related papers")]
+    assert "Gray highlight** \\(p\\. 7\\): “claim 4”" in zotero and "claim 0" not in zotero  # shown once
+
+
+def test_a_page_without_zotero_annotations_is_as_it_was() -> None:
+    plain = paper_page(PAPER, {PAPER.key: PAPER}, None, "", LIBRARY, URLS, graph=False)
+    assert paper_page(PAPER, {PAPER.key: PAPER}, None, "", LIBRARY, URLS, graph=False, zotero=Annotations()) == plain
+    assert "From Zotero" not in plain and "highlighted" not in plain
 
 
 @settings(max_examples=200, deadline=None)
@@ -95,12 +162,29 @@ def test_a_note_keeps_its_paragraphs_emphasis_lists_and_safe_links() -> None:
     ]
 
 
-def test_a_highlight_says_what_its_colour_stands_for_and_its_page() -> None:
+def test_a_highlight_says_its_colour_and_its_page_and_a_mapped_one_its_field() -> None:
     mark: dict[str, Any] = {"text": "3x faster", "comment": "", "color": "#FFD400", "page": "12"}
-    assert highlight_md(mark, {"yellow": "Key result"}) == "- **Key result** \\(p\\. 12\\): “3x faster”"
-    assert highlight_md({**mark, "color": "#123456"}, {}) == "- **\\#123456 highlight** \\(p\\. 12\\): “3x faster”"
-    assert highlight_md({"text": "", "comment": ""}, {}) == ""  # an image or ink annotation: nothing to say
-    assert section({"notes": {}, "highlights": {}}, {}) == ""
+    [shown] = as_shown({"highlights": {"A": mark}}, {}).highlights
+    assert highlight_md(shown) == "- **Yellow highlight** \\(p\\. 12\\): “3x faster”"
+    [shown] = as_shown({"highlights": {"A": {**mark, "color": "#123456"}}}, {}).highlights
+    assert highlight_md(shown) == "- **\\#123456 highlight** \\(p\\. 12\\): “3x faster”"
+    [shown] = as_shown({"highlights": {"A": mark}}, {"yellow": "Key result"}).highlights
+    assert shown.field == "Key results" and quote_md(shown) == "“3x faster” \\(highlighted on p\\. 12\\)"
+    image = {"text": "", "comment": "", "color": "#FFD400", "page": "2"}  # an image or ink annotation: nothing to say
+    assert not as_shown({"highlights": {"A": image}}, {}) and section(Annotations()) == ""
+
+
+def test_load_reads_the_synced_notes_and_what_the_colours_stand_for_now(tmp_path: Path) -> None:
+    (tmp_path / "conf").mkdir()
+    mark = {"text": "claim", "comment": "", "color": "#ffd400", "page": "3", "sort": "1"}
+    children = {"attachments": {}, "items": {"ITEM0001": {"notes": {}, "highlights": {"A": mark}}, "ITEM0002": {}}}
+    (tmp_path / "conf" / "zotero-notes.json").write_text(json.dumps(children), encoding="utf-8")
+    assert list(load(tmp_path)) == ["ITEM0001"]  # an item with nothing to show is not there
+    assert load(tmp_path)["ITEM0001"].highlights[0].field == ""
+    (tmp_path / "conf" / "zotero.toml").write_text('[highlights]\n"#ffd400" = "Main claim"\n', encoding="utf-8")
+    assert load(tmp_path)["ITEM0001"].highlights[0].field == "Main claim"
+    work = Work("k", "T", sources=(SourceRef("zotero/users/1/items/ITEM0001", 1), SourceRef("mine.bib", 3)))
+    assert of(work, load(tmp_path)) == load(tmp_path)["ITEM0001"] and not of(replace(work, sources=()), {})
 
 
 def test_an_item_becomes_a_record_by_the_table() -> None:

@@ -6,6 +6,7 @@ The items are served by the local server in the Web API's shape (tests/zotero_ki
 
 from __future__ import annotations
 
+import inspect
 import random
 from pathlib import Path
 from typing import Any
@@ -16,9 +17,15 @@ from conftest import build_site, find, soup, words
 from readinglist.cli import main
 from readinglist.fetch import zotero_state
 from readinglist.project import init
+from readinglist.render.pages import site_pages
 from zotero_kit import FakeZotero, item, note, notes_and_highlights, served
 
 KEY = "k3y"
+# The generator hands the synced notes to the renderers (Inputs.zotero) once render/pages.py,
+# site/assemble.py, site/fingerprint.py and site/pagestate.py pass and watch them (the lead's
+# hook, /work/notes/h30zotero-hook.diff): until then a built page shows none, and these fail.
+HOOKED = "zotero" in inspect.signature(site_pages).parameters
+needs_hook = pytest.mark.xfail(not HOOKED, reason="the generator does not pass Inputs.zotero yet", strict=True)
 SAID = "Highlighted claim {n} <b>x</b>"  # a highlight is plain text: its "<b>" is shown, not obeyed
 VOCABULARY = sorted(
     {
@@ -65,7 +72,10 @@ def synced(root: Path, library: FakeZotero, monkeypatch: pytest.MonkeyPatch) -> 
         assert main(["--root", str(root), "sync", "zotero", "--user", "1", "--api-url", url]) == 0
 
 
-def test_a_note_and_three_highlights_show_under_from_zotero(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@needs_hook
+def test_a_note_and_three_highlights_show_under_from_zotero_or_in_the_summary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = tmp_path / "list"
     synced(root, library_of([article(n) for n in range(6)] + notes_and_highlights("ITEM0001", SAID)), monkeypatch)
     key = zotero_state.load_state(root).keys["ITEM0001"]
@@ -77,13 +87,16 @@ def test_a_note_and_three_highlights_show_under_from_zotero(tmp_path: Path, monk
     assert find(section, "a", href="https://example.org/x").get_text() == "that"
     marks = [words(li) for li in section.find_all("li") if "Highlighted claim" in words(li)]
     assert marks == [  # a highlight is plain text: its "<b>" is shown, not obeyed
-        "Key result (p. 3): “Highlighted claim 0 <b>x</b>”",
         "Red highlight (p. 5): “Highlighted claim 1 <b>x</b>” — comment 1",
         "Green highlight (p. iv): “Highlighted claim 2 <b>x</b>” — comment 2",
     ]
-    assert section.find("b") is None
-    html = str(section)
-    assert "javascript" not in html and "<script" not in html and "alert" not in html
+    summary = find(page, "section", id="summary")  # yellow stands for "Key result" (conf/zotero.toml)
+    assert [words(li) for li in summary.find_all("li") if "Highlighted" in words(li)] == [
+        "“Highlighted claim 0 <b>x</b>” (highlighted on p. 3)"
+    ]
+    for shown in (section, summary):
+        html = str(shown)
+        assert shown.find("b") is None and "javascript" not in html and "<script" not in html and "alert" not in html
     other = soup(out / "papers" / f"{zotero_state.load_state(root).keys['ITEM0002']}.html")
     assert other.find("section", id="from-zotero") is None  # an item without notes shows no section
 
@@ -99,6 +112,7 @@ def test_a_thousand_items_sync_into_a_new_list_that_builds_with_zero_warnings(
     assert len(list((out / "papers").glob("*.html"))) == 1000
 
 
+@needs_hook
 def test_a_note_changed_upstream_reaches_the_built_page_on_the_next_sync(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

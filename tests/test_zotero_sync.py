@@ -17,6 +17,8 @@ from readinglist.config import load_config
 from readinglist.fetch import zotero_state
 from readinglist.fetch.zotero_sync import Options, run
 from readinglist.project import init
+from readinglist.render import zotero as from_zotero
+from readinglist.sources import zotero_items
 from readinglist.store import bibfile
 from zotero_kit import FakeZotero, item, notes_and_highlights, served
 
@@ -158,15 +160,26 @@ def _notes_library(library: FakeZotero) -> None:
         library.put(child)
 
 
-def test_a_note_and_three_highlights_are_written_for_the_paper_page(zotero: Any, project: Path) -> None:
+def shown(root: Path, key: str) -> str:
+    """What the page of ``key`` shows from Zotero: its "From Zotero" section, then its summary's highlights."""
+    work = {w.key: w for w in bibfile.load(root / "refs.bib").works()}[key]
+    found = from_zotero.of(work, from_zotero.load(root))
+    marks = [f"{field}: {mark}" for field, items in found.marks().items() for mark in items]
+    return "\n".join([from_zotero.section(found), *marks])
+
+
+def test_a_note_and_three_highlights_are_kept_for_the_paper_page_and_no_file_is_written_in_docs(
+    zotero: Any, project: Path
+) -> None:
     library, url = zotero
     _notes_library(library)
     (project / "conf" / "zotero.toml").write_text('[highlights]\nyellow = "Key result"\n', encoding="utf-8")
     sync(project, url)
-    [section] = (project / "docs" / "_zotero").glob("*.txt")
-    text = section.read_text(encoding="utf-8")
+    assert not (project / "docs" / "_zotero").exists()
+    text = shown(project, zotero_state.load_state(project).keys["ITEM0001"])
     assert text.startswith("## From Zotero")
-    assert "**Key result** \\(p\\. 3\\)" in text and "Red highlight" in text and "comment 2" in text
+    assert "Key results: “Highlighted claim 0” \\(highlighted on p\\. 3\\)" in text  # in the summary
+    assert "Red highlight** \\(p\\. 5\\)" in text and "comment 2" in text  # under "From Zotero"
     assert "[that](<https://example.org/x>)" in text
     assert "javascript" not in text and "alert" not in text and "<" not in text.replace("(<https", "")
 
@@ -200,35 +213,40 @@ def test_a_bad_key_an_unknown_library_or_no_network_is_one_line_and_refs_bib_unc
     assert err.startswith("readinglist: error: zotero: ") and said in err and err.count("\n") == 1
 
 
-def test_a_highlight_added_upstream_rewrites_only_its_items_section(zotero: Any, project: Path) -> None:
+def test_a_highlight_added_upstream_writes_only_the_notes_file(zotero: Any, project: Path) -> None:
     library, url = zotero
     _notes_library(library)
     for n in range(2, 6):
         library.put(item(n))
     sync(project, url)
-    sections = project / "docs" / "_zotero"
-    before = {p.name: p.stat().st_mtime_ns for p in sections.iterdir()}
-    assert len(before) == 5
+    before = files(project)
     mark = {"annotationText": "A later claim", "annotationColor": "#2ea8e5", "annotationPageLabel": "9"}
     library.put({"key": "ANNO0009", "itemType": "annotation", "parentItem": "ATTA0001", **mark})
     summary = sync(project, url)
     key = zotero_state.load_state(project).keys["ITEM0001"]
     assert summary.children == [f"`{key}`: 1 new highlight"]
-    after = {p.name: p.stat().st_mtime_ns for p in sections.iterdir()}
-    assert [name for name in after if after[name] != before[name]] == [f"{key}.txt"]
-    assert "Blue highlight** \\(p\\. 9\\): “A later claim”" in (sections / f"{key}.txt").read_text(encoding="utf-8")
+    after = files(project)
+    assert sorted(name for name in after if after[name] != before.get(name)) == [
+        "conf/zotero-notes.json",
+        "conf/zotero-sync.toml",  # the library version reached
+    ]
+    assert "Blue highlight** \\(p\\. 9\\): “A later claim”" in shown(project, key)
 
 
-def test_a_new_meaning_for_a_colour_rewrites_every_section_at_the_next_sync(zotero: Any, project: Path) -> None:
+def test_sections_written_by_an_older_sync_are_removed_and_no_other_file(zotero: Any, project: Path) -> None:
     library, url = zotero
-    _notes_library(library)
+    for n in range(3):
+        library.put(item(n))
     sync(project, url)
-    [section] = (project / "docs" / "_zotero").glob("*.txt")
-    assert "Yellow highlight" in section.read_text(encoding="utf-8")
-    (project / "conf" / "zotero.toml").write_text('[highlights]\n"#ffd400" = "Main claim"\n', encoding="utf-8")
-    library.put(item(2))  # the next sync that is not a 304
-    sync(project, url)
-    assert "**Main claim** \\(p\\. 3\\)" in section.read_text(encoding="utf-8")
+    keys = zotero_state.load_state(project).keys
+    old = project / "docs" / "_zotero"
+    old.mkdir()
+    for key in (keys["ITEM0000"], keys["ITEM0001"], "someone-elses"):
+        (old / f"{key}.txt").write_text("## From Zotero\n", encoding="utf-8")
+    library.put(item(2, volume="3"))
+    summary = sync(project, url)
+    assert sorted(p.name for p in old.iterdir()) == ["someone-elses.txt"]  # not a name the tool gave
+    assert sum("_zotero" in path for path in summary.written) == 2
 
 
 def test_an_item_moved_to_the_trash_is_reported_as_removed(zotero: Any, project: Path) -> None:
@@ -326,7 +344,7 @@ def test_items_go_through_the_import_an_existing_entry_is_merged_and_hand_edits_
     summary = sync(project, url)
     assert summary.changed == ["`mine2001`: title"]
     assert {w.key: w for w in bibfile.load(bib).works()}["mine2001"].title == "My Own Title"  # the hand edit wins
-    assert (project / "docs" / "_zotero" / "mine2001.txt").exists()  # its page shows the item's notes
+    assert "ITEM0001" in {zotero_items.item_key_of(s.file) for s in works["mine2001"].sources}  # its page finds them
 
 
 def test_recorded_api_items_become_records_and_a_section(zotero: Any, project: Path) -> None:
@@ -348,7 +366,7 @@ def test_recorded_api_items_become_records_and_a_section(zotero: Any, project: P
         "Philadelphia",
     )
     assert (preprint.eprint, preprint.doi) == ("1706.03762", "10.48550/arXiv.1706.03762")
-    text = (project / "docs" / "_zotero" / "cohen2006digital.txt").read_text(encoding="utf-8")
+    text = shown(project, "cohen2006digital")
     assert (
         "Chapter 3 argues **for** *open* archives; see [the book's site](<https://chnm.gmu.edu/digitalhistory/>)"
         in (text.replace("\\", ""))

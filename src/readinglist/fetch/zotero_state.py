@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from dataclasses import dataclass, field
@@ -38,12 +37,11 @@ class State:
     collection: str = ""
     version: int = 0
     keys: dict[str, str] = field(default_factory=dict)  # Zotero item key -> citation key
-    settings: str = ""  # the digest of conf/zotero.toml's [highlights] the sections were written with
     merged: set[str] = field(default_factory=set)  # items merged into an entry the owner had: --prune keeps it
 
     def text(self) -> str:
         lines = [HEADER, f"library = {_quoted(self.library)}", f"collection = {_quoted(self.collection)}"]
-        lines += [f"version = {self.version}", f"settings = {_quoted(self.settings)}"]
+        lines += [f"version = {self.version}"]
         lines += [f"merged = [{', '.join(_quoted(i) for i in sorted(self.merged) if _KEY.match(i))}]"]
         lines += ["", "[keys]  # Zotero item key -> citation key in refs.bib"]
         lines += [f"{item} = {_quoted(key)}" for item, key in sorted(self.keys.items()) if _KEY.match(item)]
@@ -75,8 +73,8 @@ def load_state(root: Path) -> State:
     version = data.get("version", 0)
     if not isinstance(keys, dict) or not isinstance(version, int) or version < 0 or not isinstance(merged, list):
         raise ReadingListError("is out of shape (version, [keys]); delete it to sync anew", path, code=Code.BAD_CONFIG)
-    library, collection, settings = (str(data.get(name, "")) for name in ("library", "collection", "settings"))
-    return State(library, collection, version, _strings(keys), settings, {str(i) for i in merged})
+    library, collection = (str(data.get(name, "")) for name in ("library", "collection"))
+    return State(library, collection, version, _strings(keys), {str(i) for i in merged})
 
 
 def load_children(root: Path) -> Children:
@@ -105,11 +103,6 @@ def highlight_fields(root: Path) -> dict[str, str]:
     if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
         raise ReadingListError('[highlights] maps colours to fields: yellow = "Key result"', path, code=Code.BAD_CONFIG)
     return {str(k).lower(): v for k, v in table.items()}
-
-
-def digest(colours: dict[str, str]) -> str:
-    """What the sections depend on besides the notes: the highlight colours' meanings."""
-    return hashlib.sha256(json.dumps(colours, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def save(root: Path, state: State, children: Children) -> list[str]:

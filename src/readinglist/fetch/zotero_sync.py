@@ -5,7 +5,7 @@ One request asks what changed since the version the last sync reached (``since=`
 every changed item is fetched, 100 a page, with the items deleted meanwhile (``zotero_fetch``);
 works become records (``sources/zotero_items.py``) and go through the importer like a file's
 (merges, versions, skips, hand edits in refs.bib winning). Notes and highlights are kept in
-``conf/zotero-notes.json`` and shown through ``docs/_zotero/`` (``render/zotero.py``).
+``conf/zotero-notes.json``, which the paper pages are rendered from (``render/zotero.py``).
 Deleted items, and items moved out of the collection, are reported and kept unless ``prune``.
 Every request is made before anything is written: an error leaves refs.bib as it was.
 """
@@ -27,12 +27,12 @@ from ..sources.zotero_items import item_key_of, source_file
 from ..store import bibfile, importer
 from ..store.identity import load_rules
 from ..store.remove import Removal, remove_entries
-from ..writer import write_if_changed
 from . import zotero_api, zotero_changes, zotero_state
 from .zotero_api import Client
 from .zotero_fetch import Fetched, fetch
 from .zotero_summary import Summary
 
+OLD_FOLDER = "_zotero"  # under docs/: where syncs before this version wrote each item's section
 _ITEM_FILE = re.compile(r"zotero/(?:users|groups)/[0-9]+/items/[A-Za-z0-9]+")  # sources/zotero_items.source_file
 
 KEY_VARIABLE = "ZOTERO_API_KEY"
@@ -70,13 +70,13 @@ def run(config: Config, options: Options) -> Summary:
     client.sleep = options.sleep or client.sleep
     fetched = fetch(client, since, options.collection)
     if fetched is not None:  # None: 304, nothing changed upstream
-        _sync(sync, fetched, full=not since)
+        _sync(sync, fetched)
     sync.summary.requests_made = client.requests
     return sync.summary
 
 
-def _sync(sync: _Sync, fetched: Fetched, full: bool) -> None:
-    """Import the records; then, unless dry or failed, prune, write the sections and the state."""
+def _sync(sync: _Sync, fetched: Fetched) -> None:
+    """Import the records; then, unless dry or failed, prune and write the state and the notes."""
     config, state, summary = sync.config, sync.state, sync.summary
     changes = zotero_changes.sort(fetched, state, sync.after, sync.options.library)
     records = changes.records
@@ -96,19 +96,13 @@ def _sync(sync: _Sync, fetched: Fetched, full: bool) -> None:
     _learn_keys(config.bib_path, state, {r.source.file for r in records}, before)
     removal = _prune(sync, changes.removed) if sync.options.prune else None
     summary.note_removed(changes.removed, state.keys, stored, removal)
+    old = set(state.keys.values())  # before pruning forgets any: their sections of old are the tool's too
     for item in changes.removed if removal is not None else ():  # pruned: forgotten, whatever the store kept
         state.keys.pop(item)
-    # The sections to write: all after a full sync or a change of [highlights], else those of the
-    # items this sync brought and of those whose notes or highlights changed.
-    colours = zotero_state.highlight_fields(config.root)
-    touched = set(items) | zotero_changes.changed(
-        zotero_changes.snapshot(sync.before), zotero_changes.snapshot(sync.after)
-    )
-    everything = full or state.settings != zotero_state.digest(colours)
+        state.merged.discard(item)
     state.library, state.collection, state.version = sync.options.library, sync.options.collection, fetched.version
-    state.settings = zotero_state.digest(colours)
-    written = _write_sections(config.docs_path, state, sync.after, colours, None if everything else touched)
-    summary.written = written + zotero_state.save(config.root, state, sync.after)
+    written = zotero_state.save(config.root, state, sync.after)
+    summary.written = written + _remove_old_sections(config.docs_path, old)
 
 
 def _learn_keys(bib_path: Path, state: zotero_state.State, files: set[str], before: set[str]) -> None:
@@ -138,46 +132,22 @@ def _prune(sync: _Sync, removed: list[str]) -> Removal:
     return replace(removal, kept=removal.kept + owners)
 
 
-def _write_sections(
-    docs: Path,
-    state: zotero_state.State,
-    children: zotero_state.Children,
-    colours: dict[str, str],
-    touched: set[str] | None,
-) -> list[str]:
-    """docs/_zotero/<slug>.txt for every work from Zotero (empty if the item has no notes), of the
-    ``touched`` items (None: all): the page includes it. Files of works no longer synced are
-    removed (the folder is the tool's). A slug is its key's alone (``slugs``: a hash for an unsafe
-    key), so each is made on its own."""
-    from ..render.zotero import FOLDER, file_name, section
-
-    wanted = {item: file_name(slugs([key])[key]) for item, key in sorted(state.keys.items())}
-    written = [
-        rel
-        for item, rel in wanted.items()
-        if (touched is None or item in touched) and _write(docs / rel, section(children.items.get(item, {}), colours))
-    ]
-    names = set(wanted.values())
-    folder = docs / FOLDER
-    for stale in sorted(folder.glob("*.txt")) if folder.is_dir() else []:
-        if f"{FOLDER}/{stale.name}" not in names:
-            stale.unlink()
-            written.append(f"{FOLDER}/{stale.name}")
-    return [f"{docs.name}/{rel}" for rel in written]
-
-
-def _write(path: Path, text: str) -> bool:
-    """A section written atomically where it changed. Most items have no notes: their empty file
-    is created whole by ``open`` (nothing can be half-written), not through a temporary file
-    and a rename, which cost three times as much on a first sync of 10,000 items."""
-    if text or path.exists():
-        return write_if_changed(path, text, durable=False)  # reads first: unchanged bytes are not written
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        path.open("x", encoding="utf-8").close()
-    except FileExistsError:
-        return False
-    return True
+def _remove_old_sections(docs: Path, keys: set[str]) -> list[str]:
+    """The files ``docs/_zotero/<slug>.txt`` that syncs before this version wrote, one per synced
+    work, removed: the pages now show the notes from conf/zotero-notes.json. Only the names the
+    tool gave its own works' files (a slug is its key's alone), then the folder if that emptied it."""
+    folder = docs / OLD_FOLDER
+    if not folder.is_dir():
+        return []
+    removed = []
+    for slug in sorted(slugs(sorted(keys)).values()):
+        path = folder / f"{slug}.txt"
+        if path.is_file():
+            path.unlink()
+            removed.append(f"{docs.name}/{OLD_FOLDER}/{path.name}")
+    if not any(folder.iterdir()):
+        folder.rmdir()
+    return removed
 
 
 def _works_where(bib_path: Path, pick: Callable[[Chunk], bool]) -> list[Work]:

@@ -8,12 +8,15 @@ or unknown), so a new kind of page cannot show a year 6 or draw a chart from yea
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from ..model import Library, Note
 from .accessors import normalised
+
+if TYPE_CHECKING:
+    from .zotero import Annotations
 
 
 @dataclass(frozen=True)
@@ -22,7 +25,9 @@ class Inputs:
     ``graph``: related-work graphs on paper and topic pages ([site] graph); ``only``: the slugs
     of the paper pages to render (all if None): a paper page shows no other paper's note, so
     after a note edit the generator renders that note's page and every listing (site/pagestate.py);
-    ``fixed``: the pages no note shows on (``pages.library_pages``), if the caller has them."""
+    ``fixed``: the pages no note shows on (``pages.library_pages``), if the caller has them;
+    ``zotero``: each synced Zotero item's notes and highlights, by item key (``zotero.load``):
+    untrusted text, which only ``render/zotero.py`` turns into MyST."""
 
     library: Library
     notes: dict[str, Note]
@@ -32,6 +37,7 @@ class Inputs:
     graph: bool = True
     only: Collection[str] | None = None
     fixed: dict[str, str] | None = None
+    zotero: Mapping[str, Annotations] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "library", normalised(self.library))  # frozen: set once, here

@@ -8,7 +8,7 @@ from .. import arxiv_categories
 from ..enrich.credit import work_credit
 from ..enrich.signals import NONE, RECORD_SIGNALS
 from ..model import Library, Link, Note, Paper, Work
-from . import zotero
+from . import zotero as _zotero
 from .about import about_record, reader_source
 from .authors import author_urls, shown_names
 from .cite import citation, cite_menu
@@ -34,7 +34,8 @@ def paper_pages(inputs: Inputs) -> dict[str, str]:
     for p in library.papers:
         if only is None or p.slug in only:
             note, bibtex = inputs.notes.get(p.slug), inputs.bibtex.get(p.key, "")
-            files |= _kept_page(p, by_key, note, bibtex, library, authors, inputs.graph, topics)
+            extras = _zotero.of(p.work, inputs.zotero)
+            files |= _kept_page(p, by_key, note, bibtex, library, authors, inputs.graph, topics, extras)
     return files
 
 
@@ -47,10 +48,11 @@ def _kept_page(
     authors: dict[str, str],
     graph: bool,
     topics: str,
+    extras: _zotero.Annotations,
 ) -> dict[str, str]:
     """The page and its data file, or the last generate's if they read the same (render/memo.py):
-    the paper, its note's front matter, its BibTeX, its authors' ids and pages, the topics, and
-    the papers it looks up."""
+    the paper, its note's front matter, its BibTeX, its authors' ids and pages, the topics, its
+    Zotero item's notes and highlights, and the papers it looks up."""
     memo = current()
     credit = work_credit(paper.work)
     ids = [
@@ -58,8 +60,10 @@ def _kept_page(
         for n in (*credit.listed, *credit.with_)
     ]
     noted = None if note is None else (sorted(note.meta.items()), note.has_body, note.body_line)
-    key = key_of(memo.digest(paper), noted, bibtex, ids, topics, graph)
-    make = partial(paper_page, paper, note=note, bibtex=bibtex, library=library, authors=authors, graph=graph)
+    key = key_of(memo.digest(paper), noted, bibtex, ids, topics, graph, extras)
+    make = partial(
+        paper_page, paper, note=note, bibtex=bibtex, library=library, authors=authors, graph=graph, zotero=extras
+    )
     name = f"{PAPERS}/{paper.slug}.md"
 
     def files(seen: dict[str, Paper]) -> dict[str, str]:
@@ -89,10 +93,14 @@ def paper_page(
     authors: dict[str, str],
     graph: bool = True,
     data: dict[str, object] | None = None,
+    zotero: _zotero.Annotations | None = None,
 ) -> str:
     """``authors``: author id -> URL of the author's section; ``graph``: draw the related-work graph;
-    ``data``: the page's ``related_data``, if the caller made it already."""
+    ``data``: the page's ``related_data``, if the caller made it already; ``zotero``: its Zotero
+    item's notes and highlights (``Inputs.zotero``)."""
     work = paper.work
+    extras = zotero or _NONE
+    marks = extras.marks()  # highlights by the summary field their colour stands for
     data = related_data(paper, by_key, graph) if data is None else data
     title = latex_to_md(work.title, "title")
     abstract = latex_to_md(work.abstract, "abstract")
@@ -112,13 +120,11 @@ def paper_page(
         tags=", ".join(keywords_of(work)),
         topics=_topic_links(paper, library),
         tldr=paper.tldr,
-        brief=paper.brief.lines(),
-        # The result line quoted whole is not repeated below it.
-        key_results=[r for r in paper.key_results if r != paper.brief.result],
+        **_summary(paper, marks),
         abstract=_abstract(abstract.md),
         footnotes=[Md(f"[^{label}]: {text}") for label, text in footnotes],
         notes=_notes(paper, note),
-        zotero=zotero.include(paper.slug) if zotero.synced(work) else "",  # "From Zotero" (render/zotero.py)
+        zotero=_zotero.section(extras),  # "From Zotero": notes, and highlights no summary field shows
         system=paper.system,
         versions=data_ref("readinglist-links", "versions") if data["versions"] else "",
         related=data_ref("readinglist-links", "related") if data["related"] else "",
@@ -128,6 +134,27 @@ def paper_page(
         cite_menu=cite_menu(citation(work, _parents(work, by_key), bibtex)),
         about=about_record(paper, by_key, note),
     )
+
+
+_NONE = _zotero.Annotations()
+_LINES = ("Problem", "Approach")  # the brief's lines a highlight may stand under (a result is a key result)
+
+
+def _summary(paper: Paper, marks: dict[str, list[Md]]) -> dict[str, object]:
+    """The summary's lines, each with the highlights of its field (``marks``, by field label) as
+    list items below it; the key results with theirs; then the fields no line shows, in the
+    order of the brief and then as ``conf/zotero.toml`` names them."""
+    marks = dict(marks)
+    brief = [(label, line, _items(marks.pop(label, []))) for label, line in paper.brief.lines()]
+    results = [r for r in paper.key_results if r != paper.brief.result]  # the result line is not repeated
+    results += marks.pop(_zotero.FIELDS["key results"], [])
+    rest = sorted(marks, key=lambda label: _LINES.index(label) if label in _LINES else len(_LINES))  # stable
+    return {"brief": brief, "key_results": results, "highlighted": [(label, _items(marks[label])) for label in rest]}
+
+
+def _items(marks: list[Md]) -> Md:
+    """List items to follow a summary line (nothing when there are none: the line is as it was)."""
+    return Md("".join(f"\n- {mark}" for mark in marks))
 
 
 def _abstract(md: str) -> Md | str:

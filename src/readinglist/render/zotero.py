@@ -1,68 +1,147 @@
-"""The "From Zotero" section of a paper page: the item's child notes and PDF highlights.
+"""What a paper's Zotero item brings to its page: child notes and PDF highlights.
 
 A Zotero note is HTML written anywhere (a shared group, a web clipper): untrusted. It is
 sanitised by nh3 (ammonia) to paragraphs, emphasis, lists and http(s) links, then written as
 MyST from that tree, every text run escaped (``escape.py``), so no HTML, role, directive or
-``javascript:`` link of a note reaches the page. A highlight is its text, its comment, its page
-label and what its colour stands for (``conf/zotero.toml`` ``[highlights]``).
+``javascript:`` link of a note reaches the page. A highlight is plain text: its text, comment
+and page label escaped as any record text is.
 
-``readinglist sync zotero`` writes the section of each synced item to ``docs/_zotero/<slug>.txt``
-(not a page: Sphinx reads only ``.md``) and the paper page includes it, so the owner's
-``docs/notes/`` is never touched and a sync that changes only notes rebuilds only their pages.
+``readinglist sync zotero`` keeps the notes and highlights in ``conf/zotero-notes.json``;
+:func:`load` reads them for the renderers (``Inputs.zotero``, by Zotero item key), with what
+each highlight colour stands for (``conf/zotero.toml`` ``[highlights]``: ``yellow = "Key
+result"``). A highlight whose colour stands for a summary field is shown in the page's summary,
+under that field, with its page; the others, and the notes, in a section "From Zotero". Nothing
+is written into ``docs/notes/``, which stays the owner's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 import nh3
 
 from ..chars import strip_unsafe
+from ..fetch import zotero_state  # the sync's files: read here, written only by the sync
 from ..model import Work
 from ..sources.zotero_items import item_key_of
 from .escape import Md, md_text
 from .venue import SAFE_URL
 
-FOLDER = "_zotero"  # under docs/: the generated sections, one per synced item
+FOLDER = "_zotero"  # under docs/: where syncs before 0.x wrote each item's section (removed by the next sync)
 ALLOWED = frozenset({"p", "em", "strong", "ul", "ol", "li", "a"})
 # Zotero 7's highlight colours, by the names its menu gives them.
 COLOURS: Mapping[str, str] = {
     "#ffd400": "yellow", "#ff6666": "red", "#5fb236": "green", "#2ea8e5": "blue",
     "#a28ae5": "purple", "#e56eee": "magenta", "#f19837": "orange", "#aaaaaa": "gray",
 }  # fmt: skip
+# The files :func:`load` reads, relative to the project: the generated pages depend on them.
+INPUTS = (zotero_state.CHILDREN, zotero_state.SETTINGS)
+# A summary field as the owner may name it in [highlights] -> the page's label for it. Any other
+# name is a field of its own, shown after these under the name given.
+FIELDS: Mapping[str, str] = {
+    "problem": "Problem", "approach": "Approach", "method": "Approach",
+    "result": "Key results", "results": "Key results", "key result": "Key results", "key results": "Key results",
+}  # fmt: skip
 
 
-def file_name(slug: str) -> str:
-    """The section's file, relative to docs/."""
-    return f"{FOLDER}/{slug}.txt"
+@dataclass(frozen=True)
+class Highlight:
+    """A PDF highlight as shown: plain text (``clean``: no control characters, one line)."""
+
+    text: str
+    comment: str
+    colour: str  # the colour's name ("yellow") where Zotero's menu names it, else as given ("#123456")
+    page: str  # the page label ("12", "iv")
+    field: str = ""  # the summary field its colour stands for (``FIELDS``' label); empty: none
 
 
-def synced(work: Work) -> bool:
-    """The work came from a Zotero item: its page includes the item's section."""
-    return any(item_key_of(source.file) for source in work.sources)
+@dataclass(frozen=True)
+class Annotations:
+    """One item's child notes (HTML, sanitised only when shown) and highlights, in reading order."""
+
+    notes: tuple[str, ...] = ()
+    highlights: tuple[Highlight, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.notes or self.highlights)
+
+    def marks(self) -> dict[str, list[Md]]:
+        """The highlights whose colour stands for a summary field, by field, as summary list items."""
+        found: dict[str, list[Md]] = {}
+        for mark in self.highlights:
+            if mark.field:
+                found.setdefault(mark.field, []).append(quote_md(mark))
+        return found
 
 
-def include(slug: str) -> Md:
-    """The paper page's block that shows the section (written by the sync beside the pages)."""
-    return Md(f"```{{include}} ../{file_name(slug)}\n```")
+def load(root: Path) -> dict[str, Annotations]:
+    """Every synced item's notes and highlights by Zotero item key (none: no sync yet)."""
+    colours = zotero_state.highlight_fields(root)
+    found = {item: as_shown(entry, colours) for item, entry in zotero_state.load_children(root).items.items()}
+    return {item: entry for item, entry in found.items() if entry}
 
 
-def section(children: Mapping[str, Any], colours: Mapping[str, str]) -> str:
-    """The section's MyST for one item's ``{"notes": {key: html}, "highlights": {key: {...}}}``;
-    empty when it has neither (the page then shows nothing)."""
-    notes = [md for md in (note_md(html) for _, html in sorted(_dict(children.get("notes")).items())) if md]
-    marks = sorted(_dict(children.get("highlights")).values(), key=lambda h: str(_dict(h).get("sort", "")))
-    lines = [line for line in (highlight_md(_dict(h), colours) for h in marks) if line]
+def as_shown(entry: Mapping[str, Any], colours: Mapping[str, str]) -> Annotations:
+    """``{"notes": {key: html}, "highlights": {key: {...}}}`` (conf/zotero-notes.json) as shown."""
+    notes = tuple(html for _, html in sorted(_dict(entry.get("notes")).items()) if isinstance(html, str))
+    marks = sorted((_dict(h) for h in _dict(entry.get("highlights")).values()), key=lambda h: str(h.get("sort", "")))
+    return Annotations(notes, tuple(h for h in (_highlight(m, colours) for m in marks) if h.text or h.comment))
+
+
+def of(work: Work, zotero: Mapping[str, Annotations]) -> Annotations:
+    """The notes and highlights of every Zotero item the work came from (usually one)."""
+    found = [zotero[item] for item in (item_key_of(s.file) for s in work.sources) if item in zotero]
+    if len(found) == 1:
+        return found[0]
+    return Annotations(tuple(n for a in found for n in a.notes), tuple(h for a in found for h in a.highlights))
+
+
+def section(found: Annotations) -> Md:
+    """The "From Zotero" section: the notes, then the highlights no summary field shows; empty
+    when there is neither (the page then shows nothing)."""
+    notes = [md for md in map(note_md, found.notes) if md]
+    lines = [highlight_md(h) for h in found.highlights if not h.field]
     if not notes and not lines:
-        return ""
+        return Md("")
     parts = ["## From Zotero", str(md_text("Notes and highlights synced from the Zotero library."))]
     if notes:
         parts += ["### Notes", *notes]
     if lines:
         parts += ["### Highlights", "\n".join(lines)]
-    return strip_unsafe("\n\n".join(parts)) + "\n"
+    return Md(strip_unsafe("\n\n".join(parts)))
+
+
+def highlight_md(mark: Highlight) -> str:
+    """One list line: the colour's name, the page, the highlighted text and the comment."""
+    label = f"{mark.colour.capitalize()} highlight" if mark.colour else "Highlight"
+    head = f"**{md_text(label)}**" + (f" {md_text(f'(p. {mark.page})')}" if mark.page else "")
+    return f"- {head}: " + _said(mark)
+
+
+def quote_md(mark: Highlight) -> Md:
+    """A summary list item: the highlighted text, the page it is on, and the comment."""
+    parts = [md_text(f"“{mark.text}”")] if mark.text else []
+    parts += [md_text(f"(highlighted on p. {mark.page})" if mark.page else "(highlighted)")]
+    parts += [md_text(f"— {mark.comment}")] if mark.comment else []
+    return Md(" ".join(parts))
+
+
+def _said(mark: Highlight) -> str:
+    body = [md_text(f"“{mark.text}”")] if mark.text else []
+    body += [md_text(f"— {mark.comment}")] if mark.comment else []
+    return " ".join(body)
+
+
+def _highlight(mark: Mapping[str, Any], colours: Mapping[str, str]) -> Highlight:
+    colour = _text(mark.get("color")).lower()
+    name = COLOURS.get(colour, colour)
+    meaning = _text(colours.get(name) or colours.get(colour) or "")
+    field = FIELDS.get(meaning.lower(), meaning)
+    return Highlight(_text(mark.get("text")), _text(mark.get("comment")), name, _text(mark.get("page")), field)
 
 
 def sanitise(html: str) -> str:
@@ -85,21 +164,6 @@ def note_md(html: str) -> str:
     builder.feed(sanitise(html))
     builder.close()
     return "\n\n".join(builder.finish())
-
-
-def highlight_md(mark: Mapping[str, Any], colours: Mapping[str, str]) -> str:
-    """One list line: what the colour stands for, the page, the highlighted text and the comment."""
-    said, comment = _text(mark.get("text")), _text(mark.get("comment"))
-    if not said and not comment:
-        return ""
-    colour = _text(mark.get("color")).lower()
-    name = COLOURS.get(colour, colour)
-    label = colours.get(name) or colours.get(colour) or (f"{name.capitalize()} highlight" if name else "Highlight")
-    page = _text(mark.get("page"))
-    head = f"**{md_text(label)}**" + (f" {md_text(f'(p. {page})')}" if page else "")
-    body = [md_text(f"“{said}”")] if said else []
-    body += [md_text(f"— {comment}")] if comment else []
-    return f"- {head}: " + " ".join(body)
 
 
 def _text(value: Any) -> str:
