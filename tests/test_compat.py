@@ -347,9 +347,11 @@ def test_sphinx_build_main_reports_exceptions_through_the_hook(tmp_path: Path) -
 
 
 def test_the_theme_has_the_blocks_our_page_template_fills() -> None:
-    import furo
+    from importlib.util import find_spec
 
-    page = (Path(furo.__file__).parent / "theme" / "furo" / "page.html").read_text(encoding="utf-8")
+    furo = find_spec("furo")
+    assert furo is not None and furo.origin is not None
+    page = (Path(furo.origin).parent / "theme" / "furo" / "page.html").read_text(encoding="utf-8")
     assert "{% block body -%}" in page and "{% block content %}" in page, _says(
         "furo", "page.html lost the blocks site/templates/page.html extends (body, content)"
     )
@@ -369,3 +371,24 @@ def test_pagefind_is_found_as_its_own_module_finds_it() -> None:
     assert len(command) == 1 and Path(command[0]).is_file(), _says(
         "pagefind", f"the pagefind[bin] wheel's binary is not found: search.py would start Python per shard ({command})"
     )
+
+
+# --- the versions -----------------------------------------------------------------------------
+
+UPSTREAMS = ("sphinx", "docutils", "myst-parser", "sphinxcontrib-bibtex", "pybtex", "pagefind")
+
+
+def test_every_upstream_with_a_contract_is_bounded_and_installed_within_its_bounds() -> None:
+    """pyproject.toml gives each a lower and an upper bound (``nox -s tests_lowest`` installs the lower
+    ones), and the versions the tests run with are inside them."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    listed = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["dependencies"]
+    found = {r.name.lower(): r for r in map(Requirement, listed)}
+    for name in UPSTREAMS:
+        operators = sorted(spec.operator for spec in found[name].specifier)
+        assert operators == ["<", ">="], f"pyproject.toml: {name} needs a lower and an upper bound ({found[name]})"
+        assert found[name].specifier.contains(version(name)), f"{name} {version(name)} is outside {found[name]}"

@@ -23,7 +23,7 @@ from typing import Any, NoReturn
 import pybtex.errors
 from pybtex.database.input.bibtex import LowLevelParser
 
-# --- pybtex 0.24 to 0.26 ---------------------------------------------------------------------
+# --- pybtex 0.25 to 0.26 ---------------------------------------------------------------------
 
 # ``LowLevelParser``, the scanner ``pybtex.database.parse_string`` runs (no documented API).
 # ``sources/bibscan.Scanner``, ``sources/bounds.BoundedValues`` and ``store/names`` subclass
@@ -78,7 +78,7 @@ def pybtex_strict() -> Iterator[None]:
 
 def text_ignores_label(style: type[Any]) -> bool:
     """Whether ``style`` formats an entry's text the same under any label: true when it keeps
-    ``BaseStyle.format_entry``, which (0.24 to 0.26) only hands the label on to the
+    ``BaseStyle.format_entry``, which (0.25 to 0.26) only hands the label on to the
     ``FormattedEntry``. ``site/sphinx_ext/bibcache.py`` then leaves the label out of its key."""
     from pybtex.style.formatting import BaseStyle
 
@@ -95,7 +95,7 @@ def register_pybtex_plugin(group: str, name: str, plugin: Any) -> None:
     pybtex.plugin.register_plugin(group, name, plugin, force=True)
 
 
-# --- Sphinx 8.1 to 9.0 -----------------------------------------------------------------------
+# --- Sphinx 8.2 to 9.0 -----------------------------------------------------------------------
 
 
 # BuildEnvironment's attributes the adapter reads besides its documented ones (found_docs,
@@ -125,8 +125,9 @@ def user_set(config: Any, name: str) -> bool:
 def sphinx_exceptions_handled_by(wrap: Callable[[Callable[..., None]], Callable[..., None]]) -> Iterator[bool]:
     """Within the block, ``sphinx.cmd.build.build_main`` reports an exception with ``wrap(report)``,
     ``report`` being Sphinx's own reporter. Relies on ``sphinx._cli.util.errors.handle_exception``
-    (private, Sphinx 8.1 to 9.0), which ``build_main`` looks up at each call; there is no public
-    hook. Yields False, changing nothing, in a Sphinx without it (``sphinx_ext/command.py``)."""
+    (private, Sphinx 8.2 to 9.0; 8.1 kept its own in ``sphinx.cmd.build``), which ``build_main``
+    looks up at each call; there is no public hook. Yields False, changing nothing, in a Sphinx
+    without it (``sphinx_ext/command.py``)."""
     errors: Any
     try:
         from sphinx._cli.util import errors
@@ -145,7 +146,7 @@ def sphinx_exceptions_handled_by(wrap: Callable[[Callable[..., None]], Callable[
 def replace_tocs(env: Any, kind: type[dict[str, Any]]) -> None:
     """``env.tocs`` (``{docname: bullet_list}``, undocumented) made a ``kind``, a dict subclass.
 
-    Sphinx (8.1 to 9.0) uses it only by key, ``in``, ``get`` and ``pop``, never by iterating it,
+    Sphinx (8.2 to 9.0) uses it only by key, ``in``, ``get`` and ``pop``, never by iterating it,
     so a dict that changes how its values are held and pickled serves it (``sphinx_ext/packedtocs.py``)."""
     if not isinstance(env.tocs, kind):
         env.tocs = kind(env.tocs)
@@ -159,7 +160,7 @@ class _MadeEachBuild(list[Any]):
 
 
 def citations_not_saved(env: Any) -> None:
-    """sphinxcontrib-bibtex's citations (``env.domaindata["cite"]["citations"]``, 2.6 to 2.7) left out
+    """sphinxcontrib-bibtex's citations (``env.domaindata["cite"]["citations"]``, 2.7) left out
     of the environment Sphinx saves: ``BibtexDomain.env_updated`` clears and makes them again at every
     build, and they were a quarter of it (11.7 of 47 MB at 10,000 works). Call after its env-updated."""
     data = env.domaindata.get("cite")
@@ -168,20 +169,20 @@ def citations_not_saved(env: Any) -> None:
 
 
 def no_sphinx_search_index(builder: Any) -> None:
-    """``StandaloneHTMLBuilder.search`` (undocumented, 8.1 to 9.0) off: no ``searchindex.js``, whose
+    """``StandaloneHTMLBuilder.search`` (undocumented, 8.2 to 9.0) off: no ``searchindex.js``, whose
     indexer reads every page; the site's search is Pagefind (``sphinx_ext/searchindex.py``)."""
     builder.search = False
 
 
 def section_level(translator: Any) -> int:
     """The heading level of the section being written: docutils' ``HTMLTranslator.section_level``
-    (undocumented, 0.21 to 0.22), for card headings under it (``sphinx_ext/cardlist.py``)."""
+    (undocumented, 0.21.2 to 0.22), for card headings under it (``sphinx_ext/cardlist.py``)."""
     return int(translator.section_level)
 
 
 def template_environment(builder: Any) -> Any:
     """The Jinja ``Environment`` an HTML builder renders its theme's templates with: the
-    ``environment`` of its ``templates`` (Sphinx's ``BuiltinTemplateLoader``, undocumented, 8.1 to
+    ``environment`` of its ``templates`` (Sphinx's ``BuiltinTemplateLoader``, undocumented, 8.2 to
     9.0); None for a builder without one (``sphinx_ext/templatecache.py`` gives it a bytecode cache)."""
     return getattr(getattr(builder, "templates", None), "environment", None)
 
@@ -207,7 +208,7 @@ def leave_quietly() -> NoReturn:
     os._exit(0)
 
 
-# --- Markup written by Sphinx, docutils, furo (2024.8 to 2025.12) and sphinx-design -------------
+# --- Markup written by Sphinx, docutils, furo (seen at 2025.12) and sphinx-design -------------
 # ``sphinx_ext/a11y.py`` rewrites it on every page (regular expressions over the HTML); each
 # pattern starts at a ``<`` of a tag these write, which record text cannot produce.
 
