@@ -363,6 +363,16 @@ def test_leaving_quietly_ends_the_process_with_nothing_more_run() -> None:
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
+def test_importing_the_module_loads_no_upstream() -> None:
+    """Every stage may import compat: it loads each upstream only when an entry of it is used."""
+    code = (
+        "import sys, readinglist.compat\n"
+        "print(sorted(m for m in ('pybtex', 'sphinx', 'docutils', 'jinja2', 'pagefind') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.strip() == "[]"
+
+
 def test_pagefind_is_found_as_its_own_module_finds_it() -> None:
     import pagefind.service
 

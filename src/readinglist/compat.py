@@ -20,15 +20,12 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any, NoReturn
 
-import pybtex.errors
-from pybtex.database.input.bibtex import LowLevelParser
-
 # --- pybtex 0.25 to 0.26 ---------------------------------------------------------------------
 
-# ``LowLevelParser``, the scanner ``pybtex.database.parse_string`` runs (no documented API).
-# ``sources/bibscan.Scanner``, ``sources/bounds.BoundedValues`` and ``store/names`` subclass
-# it: they override its hooks and read its state, as named here.
-PybtexScanner = LowLevelParser
+# ``LowLevelParser``, the scanner ``pybtex.database.parse_string`` runs (no documented API), as
+# ``PybtexScanner`` (below: imported when first asked for, so that a command that reads no BibTeX
+# never loads pybtex). ``sources/bibscan.Scanner``, ``sources/bounds.BoundedValues`` and
+# ``store/names`` subclass it: they override its hooks and read its state, as named here.
 SCANNER_HOOKS = (
     "parse_command", "parse_entry_body", "parse_entry_fields", "parse_string_body", "parse_value",
     "substitute_macro", "skip_to", "required", "optional",
@@ -68,6 +65,8 @@ def pybtex_strict() -> Iterator[None]:
 
     ``pybtex.errors.strict`` is one switch for the whole process (``set_strict_mode``, public):
     it was set and never put back, which changed pybtex for any other code of the process."""
+    import pybtex.errors
+
     before = pybtex.errors.strict
     pybtex.errors.set_strict_mode(True)
     try:
@@ -93,6 +92,15 @@ def register_pybtex_plugin(group: str, name: str, plugin: Any) -> None:
     import pybtex.plugin
 
     pybtex.plugin.register_plugin(group, name, plugin, force=True)
+
+
+def __getattr__(name: str) -> Any:
+    """``PybtexScanner``, pybtex's ``LowLevelParser``, loaded on first use."""
+    if name == "PybtexScanner":
+        from pybtex.database.input.bibtex import LowLevelParser
+
+        return LowLevelParser
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # --- Sphinx 8.2 to 9.0 -----------------------------------------------------------------------
