@@ -107,8 +107,9 @@ def __getattr__(name: str) -> Any:
 
 
 # BuildEnvironment's attributes the adapter reads besides its documented ones (found_docs,
-# doc2path, docname): every page (links.py), their titles (links.py) and the toctrees' children
-# (navigation.py). Read directly, as every extension does; named here so a test sees them go.
+# doc2path, docname): every page (links.py, graphnode.py, jsonlines.py), their titles (links.py,
+# facets.py) and the toctrees' children (navigation.py). Read directly, as extensions do; named
+# here so that a test sees one go.
 ENV_ATTRIBUTES = ("all_docs", "titles", "toctree_includes", "found_docs")
 
 
