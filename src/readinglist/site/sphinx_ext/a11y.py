@@ -5,9 +5,10 @@ axe-core finds the same faults on every page of a furo site: sidebar captions wi
 items, code blocks that scroll but cannot take focus, two unnamed ``<aside>`` landmarks, a
 table of contents that repeats the ids of the headings it links to, and paper cards with no
 heading. ``page.html`` passes the rendered body through :func:`accessible`, which rewrites
-exactly that markup. Each pattern starts at a ``<`` of a tag Sphinx, docutils or furo write;
-record text cannot produce one, because the HTML writer escapes every ``<`` of text (a code
-block, such as a paper's BibTeX, keeps its ``"`` as they are, so no pattern may start at one).
+exactly that markup (the patterns are upstream contracts: ``compat.MARKUP_FIXES``). Each
+pattern starts at a ``<`` of a tag Sphinx, docutils or furo write; record text cannot produce
+one, because the HTML writer escapes every ``<`` of text (a code block, such as a paper's
+BibTeX, keeps its ``"`` as they are, so no pattern may start at one).
 The CSS and JavaScript in ``static/`` do the rest (phone menu by keyboard, focus styles, contrast).
 """
 
