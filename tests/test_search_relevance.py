@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -21,6 +22,7 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is n
 EXPORTS = FIXTURES / "exports"
 PHONE = {"width": 390, "height": 844}
 FACET_ROWS = 50  # templates/search.html: a facet lists at most this many values
+CHECKBOX = 'input.pagefind-ui__filter-checkbox[name="author"][value="{}"]'
 
 # Notes a reader wrote (by file name under docs/notes/), each with a word found in no other page.
 NOTES = {
@@ -229,6 +231,47 @@ def test_a_large_facet_shows_its_top_values_and_a_box_finds_the_rest(browser: An
     page.context.close()
 
 
+def test_with_no_term_a_facet_box_finds_an_author_whose_papers_a_check_lists(
+    browser: Any, site: str, built: Path
+) -> None:
+    """A reader browsing by author, with nothing typed: the page draws the facets at once, the
+    author facet's box finds a name past its top rows, and checking it lists that author's papers,
+    newest first, in a view its address restores."""
+    records = json.loads((built / "records.json").read_text(encoding="utf-8"))
+    papers: dict[str, list[dict[str, Any]]] = {}
+    for record in records:
+        for name in record.get("authors", []):
+            papers.setdefault(name, []).append(record)
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(f"{site}/search.html")
+    page.locator(".readinglist-facet-find").first.wait_for(state="attached", timeout=15_000)
+    page.evaluate("() => document.querySelectorAll('#search details').forEach(d => d.open = true)")
+    shown = set(
+        page.eval_on_selector_all('input.pagefind-ui__filter-checkbox[name="author"]', "e => e.map(b => b.value)")
+    )
+    assert len(shown) == FACET_ROWS and page.input_value(".pagefind-ui__search-input") == ""
+    wanted = next(name for name in sorted(papers, key=lambda n: -len(papers[n])) if name not in shown)
+    page.fill('.readinglist-facet-find[placeholder="Find an author"]', wanted)
+    box = CHECKBOX.format(wanted.replace('"', '\\"'))
+    page.locator(box).wait_for(state="attached", timeout=15_000)
+    page.check(box)
+    expected = papers[wanted]
+    page.wait_for_function(
+        f"() => document.querySelector('.pagefind-ui__message').textContent.startsWith('{len(expected)} result')"
+    )
+    page.wait_for_function(RESULTS_SHOWN, timeout=15_000)
+    assert parse_qs(urlsplit(page.url).query) == {"author": [wanted]}
+    hrefs = [page_of(h) for h in page.locator(".pagefind-ui__result-link").evaluate_all("e => e.map(a => a.pathname)")]
+    year = {page_of(f"/{r['url']}"): int(r.get("year") or 0) for r in expected}
+    assert set(hrefs) <= set(year) and len(hrefs) == min(len(expected), 5)
+    assert [year[h] for h in hrefs] == sorted((year[h] for h in hrefs), reverse=True)
+    page.goto(page.url)  # the shared view: the same papers, the value checked, still no term
+    page.wait_for_function(RESULTS_SHOWN, timeout=15_000)
+    assert page.locator(".pagefind-ui__message").inner_text().startswith(f"{len(expected)} result")
+    assert page.is_checked(box) and page.input_value(".pagefind-ui__search-input") == ""
+    page.context.close()
+
+
 def test_the_same_query_finds_the_same_number_under_every_sort(browser: Any, site: str) -> None:
     page = browser.new_page()
     messages = set()
@@ -262,7 +305,7 @@ def test_the_facets_count_the_results_shown_not_the_guesses_dropped(browser: Any
     labels = page.locator(".pagefind-ui__filter-label").all_text_contents()
     assert page.locator(".pagefind-ui__message").inner_text().startswith("1 result")
     assert labels and all(label.endswith("(1)") for label in labels), labels
-    page.goto(f"{site}/search.html?q=cosmology")  # in no page: no result, and no facet value
+    page.goto(f"{site}/search.html?q=cosmogony")  # in no page (but "c", "co" guessed): no result, no facet value
     page.wait_for_function(RESULTS_SHOWN, timeout=30_000)
     assert page.locator(".pagefind-ui__message").inner_text().startswith("No results")
     assert page.locator(".pagefind-ui__filter-label").count() == 0

@@ -162,17 +162,36 @@ async function ordered(response, term, opts, sort) {
   return response;
 }
 
+// Browsing by facet, with no search term (a reader looking for an author's or a tag's papers):
+// search.html searches for a blank term, which Pagefind's UI runs (an empty one, it would not).
+// With a value checked, the pages that have the checked values, newest first unless a sort is
+// chosen; with none, no page, but every facet's values, so a facet's box finds among them all.
+function blank(term) {
+  return term !== null && term !== undefined && !String(term).trim();
+}
+
+async function browse(opts, sort) {
+  const chosen = Object.values(opts.filters ?? {}).some((values) => [values].flat().length);
+  const response = chosen
+    ? await inSiteOrder(await pagefind.search(null, opts), Object.keys(sort ?? {}).length ? sort : {year: "desc"})
+    : {results: [], unfilteredResultCount: 0, filters: await pagefind.filters(), totalFilters: {}, timings: []};
+  trimFacets(response.filters, opts.filters);
+  return response;
+}
+
 export async function filters() {
   return trimFacets(await pagefind.filters());
 }
 
 export async function search(term, opts = {}) {
   const {sort, ...rest} = opts;
+  if (blank(term)) return browse(rest, sort);
   return ordered(await pagefind.search(term, rest), term, rest, sort);
 }
 
 export async function debouncedSearch(term, opts = {}, timeout) {
   const {sort, ...rest} = opts;
+  if (blank(term)) return browse(rest, sort);
   return ordered(await pagefind.debouncedSearch(term, rest, timeout), term, rest, sort);
 }
 
