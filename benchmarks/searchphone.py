@@ -32,13 +32,14 @@ TESTS = HERE.parent / "tests"
 QUERY = "pipeline scheduling"
 PHONE = {"width": 390, "height": 844}
 TEXT_TYPES = ("text/", "javascript", "json", "svg", "xml")
-# The time from the query's input event to the first result link in the page.
+# The time from the query's input event to the first result link in the page (or "No results").
 WATCH = """() => {
   window.benchTimes = {};
   const box = document.querySelector(".pagefind-ui__search-input");
   box.addEventListener("input", () => (window.benchTimes.typed ??= performance.now()), {once: true});
   new MutationObserver(() => {
-    if (document.querySelector(".pagefind-ui__result-link")) window.benchTimes.shown ??= performance.now();
+    const none = /^No results/.test(document.querySelector(".pagefind-ui__message")?.textContent ?? "");
+    if (none || document.querySelector(".pagefind-ui__result-link")) window.benchTimes.shown ??= performance.now();
   }).observe(document.getElementById("search"), {childList: true, subtree: true});
 }"""
 
@@ -51,6 +52,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--rate", type=float, default=4.0, help="CPU slowdown (default 4)")
     parser.add_argument("--query", default=QUERY, help=f"the first query (default {QUERY!r})")
     parser.add_argument("--no-relevance", action="store_true", help="skip the relevance set")
+    parser.add_argument(
+        "--queries",
+        type=Path,
+        help="a JSON list of [query, expected page under papers/ ('a|b': either)] for --site's list, "
+        "instead of the test suite's set on its own list",
+    )
     parser.add_argument("--json", type=Path, help="results file (default benchmarks/results-search-N.json)")
     return parser.parse_args(argv)
 
@@ -61,7 +68,10 @@ def main(argv: list[str] | None = None) -> int:
         site = args.site or build(args.out or Path(folder) / "list", args.n)
         results: dict[str, Any] = {"n": args.n, "rate": args.rate, "query": args.query}
         results["phone"] = measure(site, args.query, args.rate)
-        if not args.no_relevance:
+        if args.queries:
+            queries = [(query, expected) for query, expected in json.loads(args.queries.read_text(encoding="utf-8"))]
+            results["relevance"] = relevance_of(site, queries)
+        elif not args.no_relevance:
             results["relevance"] = relevance(Path(folder) / "relevance")
     path = args.json or HERE / f"results-search-{args.n}.json"
     path.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
@@ -132,21 +142,31 @@ def _body(response: Any) -> bytes:
         return b""
 
 
-def relevance(folder: Path) -> dict[str, Any]:
-    """Precision at 1 and at 5 of the relevance set of the test suite, on the list it builds."""
-    from playwright.sync_api import sync_playwright
-
+def _kit() -> Any:
     sys.path.insert(0, str(TESTS))
     import test_search_relevance as kit  # the list and the queries, as the suite checks them
 
-    site = kit.build_site(kit.make_project(folder))
+    return kit
+
+
+def relevance(folder: Path) -> dict[str, Any]:
+    """Precision at 1 and at 5 of the relevance set of the test suite, on the list it builds."""
+    kit = _kit()
+    return relevance_of(kit.build_site(kit.make_project(folder)), kit.RELEVANCE)
+
+
+def relevance_of(site: Path, queries: list[tuple[str, str]]) -> dict[str, Any]:
+    """Precision at 1 and at 5 of ``queries`` on ``site``, through the merged API the page uses."""
+    from playwright.sync_api import sync_playwright
+
+    kit = _kit()
     with serve(site) as base, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=ARGS)
         page = browser.new_page()
         page.goto(f"{base}search.html")
-        found = page.evaluate(kit.TOP_FIVE, [query for query, _ in kit.RELEVANCE])
+        found = page.evaluate(kit.TOP_FIVE, [query for query, _ in queries])
         browser.close()
-    return kit.precision(found)
+    return kit.precision(found, queries)
 
 
 def report(results: dict[str, Any]) -> str:

@@ -107,21 +107,22 @@ def page_of(url: str) -> str:
     return url.split("#")[0].removeprefix("/papers/").removesuffix(".html")
 
 
-def precision(found: dict[str, list[str]]) -> dict[str, Any]:
-    """Precision at 1 and at 5 of RELEVANCE over ``found`` (each query's result URLs, best first),
-    and the queries whose expected paper was not first, with the pages that were."""
+def precision(found: dict[str, list[str]], queries: list[tuple[str, str]] = RELEVANCE) -> dict[str, Any]:
+    """Precision at 1 and at 5 of ``queries`` (RELEVANCE, or another list's set: ``bench.py --search
+    --queries``) over ``found`` (each query's result URLs, best first), and the queries whose
+    expected paper was not first, with the pages that were."""
     first = five = 0
     missed = {}
-    for query, expected in RELEVANCE:
+    for query, expected in queries:
         pages = [page_of(url) for url in found.get(query, [])]
         first += bool(pages) and pages[0] in expected.split("|")
         five += any(page in expected.split("|") for page in pages[:5])
         if not pages or pages[0] not in expected.split("|"):
             missed[query] = pages[:3]
     return {
-        "p_at_1": first / len(RELEVANCE),
-        "p_at_5": five / len(RELEVANCE),
-        "queries": len(RELEVANCE),
+        "p_at_1": first / len(queries),
+        "p_at_5": five / len(queries),
+        "queries": len(queries),
         "missed": missed,
     }
 
