@@ -374,3 +374,14 @@ def test_recorded_api_items_become_records_and_a_section(zotero: Any, project: P
     assert "- Preserve early\n- Publish often" in text and "(Cohen and Rosenzweig, 2006)" in text.replace("\\", "")
     assert "**Yellow highlight** \\(p\\. 12\\): “the past on the web is both fragile and abundant” — the book" in text
     assert "p\\. 14" not in text  # the image annotation has no text to show
+
+
+def test_a_key_is_learnt_from_a_provenance_written_by_hand_too(zotero: Any, project: Path) -> None:
+    library, url = zotero
+    data = item(1)
+    entry = f'@article{{handmade,\n  title = {{{data["title"]}}},\n  doi = {{{data["DOI"]}}},\n'
+    entry += '  provenance = "zotero/users/1/items/ITEM0001:1 {zotero}"\n}\n'  # quoted, not braced as the store writes
+    (project / "refs.bib").write_text(entry, encoding="utf-8")
+    library.put(data)
+    sync(project, url)
+    assert zotero_state.load_state(project).keys == {"ITEM0001": "handmade"}
