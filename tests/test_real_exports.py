@@ -104,3 +104,40 @@ def test_an_unknown_type_with_an_underscore_is_reported_on_its_own_line(tmp_path
     assert [w.key for w in store.works()] == ["before2020", "after2021"]
     skipped = [(s.line, s.key, s.reason) for s in store.skipped]
     assert skipped == [(7, "SelvaCondaEnv2022", "unknown entry type @my_type")]
+
+
+# --- a synced Mendeley library: links to the user's disk, names listed with commas -------------
+
+
+def test_a_url_of_a_file_on_the_users_disk_is_neither_stored_nor_published(tmp_path: Path) -> None:
+    works, report = _import(tmp_path, "mendeley-synced.bib")
+    assert works["Mantyla2008LivingArviointia"].url == ""
+    assert works["Huberman2008SocialMicroscope"].url == "http://papers.ssrn.com/sol3/papers.cfm?abstract{\\_}id=1313405"
+    stored = (tmp_path / "project" / "refs.bib").read_text(encoding="utf-8")
+    assert "Users/ann" not in stored and "file:" not in stored
+    assert sum("names a file on your own disk" in w.reason for w in report.warnings) == 2
+
+
+def test_a_hand_written_file_url_in_refs_bib_is_no_link_of_the_work(tmp_path: Path) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text(
+        "@misc{a, title = {A}, url = {file:///home/ann/a.html}}\n"
+        "@misc{b, title = {B}, url = {https://example.org/b file:///C:/Users/ann/b.pdf}}\n",
+        encoding="utf-8",
+    )
+    assert [w.url for w in bibfile.load(bib).works()] == ["", "https://example.org/b"]
+
+
+def test_names_listed_with_commas_are_read_as_a_list(tmp_path: Path) -> None:
+    works, report = _import(tmp_path, "mendeley-synced.bib")
+    assert works["Peng:2016"].authors[:2] == ("Weiyi Peng", "Jie Qing Chen")
+    assert len(works["Peng:2016"].authors) == 8
+    assert len(works["JoanGubermanJudithSaksBarbaraShapiro2006"].authors) == 4
+    assert [s.key for s in report.skipped] == ["Autio2013InnovationManagement"]  # no list: still reported
+
+
+def test_a_mendeley_book_section_names_its_book_as_booktitle(tmp_path: Path) -> None:
+    works, _ = _import(tmp_path, "mendeley-synced.bib")
+    extra = dict(works["BurgessC2011"].extra)
+    assert extra["booktitle"] == "Space, Time and Number in the Brain" and "journal" not in extra
+    assert (works["BurgessC2011"].entry_type, extra["entrysubtype"]) == ("incollection", "book_section")

@@ -12,19 +12,19 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-from pybtex.bibtex.utils import split_name_list
-
 from .. import arxiv_categories
 from ..model import RawRecord, ReadResult, Skip, SourceRef
 from ..years import EARLIEST, latest, plausible_year
 from . import biblatex
 from .bibkeys import Keys
+from .bibnames import names, names_warning
 from .bibscan import RawEntry, Scanner
 from .exporters import EXPORTER_TYPES, NOT_WORKS, UNKNOWN_AS
 from .fields import (
     BIBLIOGRAPHIC,
     arxiv_eprint,
     normalize_doi,
+    public_url,
     split_keywords,
     to_bibtex,
 )
@@ -34,8 +34,6 @@ from .warned import Warned
 KIND = "bibtex"
 MAX_INHERITANCE = 8  # crossref/xdata levels followed (biblatex needs two; a hostile chain must not recurse deep)
 _ENTRY_START = re.compile(r"^[ \t]*@[ \t]*[A-Za-z][\w-]*[ \t]*[{(]", re.M)  # @web_page{ too
-_ET_AL = re.compile(r"^(?:others|\{?et\.?[\s~]+al\.?\}?)$", re.I)
-_TRAILING_ET_AL = re.compile(r"[\s,~]+et[\s~]+al\.?$", re.I)
 _ARXIV_IN_TEXT = re.compile(r"\barXiv:(\d{4}\.\d{4,5}(?:v\d+)?)\b", re.I)
 _ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf)/([^\s?#]+?)(?:\.pdf)?$", re.I)
 
@@ -63,7 +61,7 @@ def read_string(text: str, label: str) -> ReadResult:
             skips.append(Skip(label, entry.line, entry.key, str(exc)))
             continue
         records.append(record)
-        skips += _year_warning(record, fields)
+        skips += _year_warning(record, fields) + _url_warning(record, fields) + names_warning(record, fields)
     skips.sort(key=lambda s: s.line)
     return ReadResult(tuple(records), tuple(skips))
 
@@ -173,6 +171,8 @@ def _record(entry: RawEntry, raw: dict[str, str], label: str) -> RawRecord:
     fields = to_bibtex({n: fold_spaces(v) for n, v in raw.items()}, entry_type)
     if entry_type != entry.type.lower() and entry.type.lower() not in biblatex.ENTRY_TYPES:
         fields.setdefault("entrysubtype", entry.type.lower())  # Mendeley's @web_page stays visible
+        if entry_type in ("incollection", "inproceedings") and fields.get("journal") and not fields.get("booktitle"):
+            fields["booktitle"] = fields.pop("journal")  # Mendeley's @book_section names its book "journal"
     title = fields.get("title", "")
     authors, et_al = names(fields.get("author", ""))
     if not title:
@@ -190,7 +190,7 @@ def _record(entry: RawEntry, raw: dict[str, str], label: str) -> RawRecord:
         entry_type=entry_type,
         doi=normalize_doi(fields.get("doi", "")),
         eprint=_eprint(fields),
-        url=fields.get("url", "") or fields.get("bdsk-url-1", ""),
+        url=public_url(_url(fields)),
         keywords=keywords,
         fields=_kept(fields),
     )
@@ -205,27 +205,6 @@ def fold_spaces(value: str) -> str:
     if "  " in value or value[:1].isspace() or value[-1:].isspace() or not value.isprintable():
         return " ".join(value.split())
     return value
-
-
-def names(value: str) -> tuple[tuple[str, ...], bool]:
-    """A name list's names in BibTeX's form, and whether it ended in "and others" or "et al.".
-
-    ValueError for a name BibTeX cannot read (three commas, an empty name, a bad extended name).
-    """
-    out, et_al = [], False
-    for name in split_name_list(value) if value.strip() else []:
-        name = name.strip()
-        if _ET_AL.match(name):
-            et_al = True
-            continue
-        if _TRAILING_ET_AL.search(name):
-            name, et_al = _TRAILING_ET_AL.sub("", name), True
-        if biblatex.is_extended_name(name):
-            name = biblatex.extended_name(name)
-        if not name.strip(" ,{}") or len(biblatex.split_top_level(name, ",")) > 3:
-            raise ValueError(f"cannot read the name {name!r} in {value!r}")
-        out.append(name)
-    return tuple(out), et_al
 
 
 def _tags(fields: dict[str, str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -266,6 +245,18 @@ def _year_warning(record: RawRecord, fields: dict[str, str]) -> list[Skip]:
     if not _digits(value):
         return []
     why = f"the year {value.strip()[:12]!r} is not between {EARLIEST} and {latest()}: read as unknown"
+    return [Warned(record.source.file, record.source.line, record.key, why)]
+
+
+def _url(fields: dict[str, str]) -> str:
+    return fields.get("url", "") or fields.get("bdsk-url-1", "")
+
+
+def _url_warning(record: RawRecord, fields: dict[str, str]) -> list[Skip]:
+    """A URL of a file on the exporter's disk (``file:///Users/ann/...``): not kept, and said."""
+    if public_url(_url(fields)) == _url(fields).strip():
+        return []
+    why = "the url names a file on your own disk (file:, C:\\, /home/...): not kept, so no page publishes it"
     return [Warned(record.source.file, record.source.line, record.key, why)]
 
 

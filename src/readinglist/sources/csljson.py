@@ -19,7 +19,7 @@ from ..errors import Code, ReadingListError
 from ..model import RawRecord, ReadResult, Skip, SourceRef
 from ..years import EARLIEST, latest, plausible_year
 from . import cslmap
-from .fields import arxiv_eprint, normalize_doi, split_keywords
+from .fields import arxiv_eprint, normalize_doi, public_url, split_keywords
 from .text import read_text
 from .warned import Warned
 
@@ -198,7 +198,7 @@ def _record(item: Any, line: int, label: str) -> RawRecord:
         entry_type=entry_type,
         doi=normalize_doi(cslmap.plain(item.get("DOI", ""))),
         eprint=_eprint(item),
-        url=cslmap.plain(item.get("URL", "")).strip(),
+        url=public_url(cslmap.plain(item.get("URL", ""))),
         keywords=keywords,
         fields=_fields(item, csl_type, entry_type, month),
     )

@@ -109,3 +109,15 @@ def normalize_doi(value: str) -> str:
     """A bare DOI (``10.1145/x``) from a DOI, ``doi:`` or a doi.org URL; empty if it is none."""
     match = re.search(r"10\.\d{4,9}/\S+", value.strip())
     return match.group(0).rstrip(".") if match else ""
+
+
+# A link to a file on the exporter's own disk: ``file:///Users/ann/...`` (Mendeley, Zotero),
+# ``C:\Users\ann\...``, ``/home/ann/...``. No reader can follow it, and it names the user.
+_LOCAL_URL = re.compile(r"(?i)(?:file:|[a-z]:[\\/]|/(?!/)|~|\\)")
+
+
+def public_url(value: str) -> str:
+    """``value`` without the URLs (Mendeley separates several with spaces) that name a file on disk."""
+    parts = value.split()
+    kept = [part for part in parts if not _LOCAL_URL.match(part)]
+    return value.strip() if len(kept) == len(parts) else " ".join(kept)

@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import arxiv_categories
 from ..model import Work
-from ..sources.fields import arxiv_eprint, date_year, split_keywords
+from ..sources.fields import arxiv_eprint, date_year, public_url, split_keywords
 from ..years import plausible_year
 from .provenance import format_provenance, parse_provenance
 
@@ -129,6 +129,11 @@ def _read_doi(fields: Fields) -> dict[str, Any]:
     return {"doi": fields.get("doi", "").strip()}
 
 
+def _read_url(fields: Fields) -> dict[str, Any]:
+    """A hand-written ``file:///Users/ann/...`` is not the work's link: no page publishes it."""
+    return {"url": public_url(fields.get("url", ""))}
+
+
 # --- provenance ----------------------------------------------------------------------------------------
 
 
@@ -156,7 +161,7 @@ ROWS = (
         _merge_keywords,
     ),
     Row(("doi",), ("doi",), _read_doi, lambda w: _some("doi", w.doi), _fill("doi")),
-    _plain("url"),
+    Row(("url",), ("url",), _read_url, lambda w: _some("url", w.url), _fill("url")),
     Row(("sources",), ("provenance",), _read_sources, _write_sources, _merge_sources),
 )
 KNOWN = frozenset(name for row in ROWS for name in row.names)
