@@ -45,6 +45,14 @@ def sync(root: Path, url: str, **options: Any) -> Any:
     return run(load_config(root), Options("users/1", api_url=url, sleep=waits.append, **options))
 
 
+def synced_items(library: FakeZotero, project: Path, url: str, count: int) -> dict[str, str]:
+    """``count`` items put in the library and synced; each item's citation key."""
+    for n in range(count):
+        library.put(item(n))
+    sync(project, url)
+    return zotero_state.load_state(project).keys
+
+
 def files(root: Path) -> dict[str, int]:
     """Every file and its modification time; the store's lock file (the importer's, taken by a dry run too) aside."""
     found = (p for p in root.rglob("*") if p.is_file() and not p.name.endswith(".lock"))
@@ -81,10 +89,7 @@ def test_a_second_sync_with_no_change_makes_one_request_and_writes_nothing(zoter
 
 def test_changes_additions_and_deletions_are_fetched_alone_and_each_reported(zotero: Any, project: Path) -> None:
     library, url = zotero
-    for n in range(40):
-        library.put(item(n))
-    sync(project, url)
-    keys = zotero_state.load_state(project).keys
+    keys = synced_items(library, project, url, 40)
     asked = len(library.log)
     for n in range(5):
         library.put(item(n, volume=str(n + 10)))  # changed upstream: a field refs.bib lacks
@@ -106,10 +111,7 @@ def test_changes_additions_and_deletions_are_fetched_alone_and_each_reported(zot
 
 def test_prune_removes_the_deleted_items(zotero: Any, project: Path) -> None:
     library, url = zotero
-    for n in range(10):
-        library.put(item(n))
-    sync(project, url)
-    gone = zotero_state.load_state(project).keys["ITEM0004"]
+    gone = synced_items(library, project, url, 10)["ITEM0004"]
     library.delete("ITEM0004")
     summary = sync(project, url, prune=True)
     assert "removed (--prune)" in summary.removed[0]
@@ -235,10 +237,7 @@ def test_a_highlight_added_upstream_writes_only_the_notes_file(zotero: Any, proj
 
 def test_sections_written_by_an_older_sync_are_removed_and_no_other_file(zotero: Any, project: Path) -> None:
     library, url = zotero
-    for n in range(3):
-        library.put(item(n))
-    sync(project, url)
-    keys = zotero_state.load_state(project).keys
+    keys = synced_items(library, project, url, 3)
     old = project / "docs" / "_zotero"
     old.mkdir()
     for key in (keys["ITEM0000"], keys["ITEM0001"], "someone-elses"):
@@ -251,10 +250,7 @@ def test_sections_written_by_an_older_sync_are_removed_and_no_other_file(zotero:
 
 def test_an_item_moved_to_the_trash_is_reported_as_removed(zotero: Any, project: Path) -> None:
     library, url = zotero
-    for n in range(4):
-        library.put(item(n))
-    sync(project, url)
-    key = zotero_state.load_state(project).keys["ITEM0002"]
+    key = synced_items(library, project, url, 4)["ITEM0002"]
     library.put(item(2, deleted=1))  # the trash: not in /deleted, only a flag on the item
     summary = sync(project, url)
     assert [line.split("`")[1] for line in summary.removed] == [key]
@@ -379,7 +375,7 @@ def test_recorded_api_items_become_records_and_a_section(zotero: Any, project: P
 def test_a_key_is_learnt_from_a_provenance_written_by_hand_too(zotero: Any, project: Path) -> None:
     library, url = zotero
     data = item(1)
-    entry = f'@article{{handmade,\n  title = {{{data["title"]}}},\n  doi = {{{data["DOI"]}}},\n'
+    entry = f"@article{{handmade,\n  title = {{{data['title']}}},\n  doi = {{{data['DOI']}}},\n"
     entry += '  provenance = "zotero/users/1/items/ITEM0001:1 {zotero}"\n}\n'  # quoted, not braced as the store writes
     (project / "refs.bib").write_text(entry, encoding="utf-8")
     library.put(data)
