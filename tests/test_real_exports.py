@@ -17,6 +17,7 @@ import pytest
 
 from conftest import FIXTURES
 from readinglist.model import Work
+from readinglist.sources import read_source
 from readinglist.store import bibfile, importer
 from readinglist.store.report import ImportReport
 
@@ -141,3 +142,15 @@ def test_a_mendeley_book_section_names_its_book_as_booktitle(tmp_path: Path) -> 
     extra = dict(works["BurgessC2011"].extra)
     assert extra["booktitle"] == "Space, Time and Number in the Brain" and "journal" not in extra
     assert (works["BurgessC2011"].entry_type, extra["entrysubtype"]) == ("incollection", "book_section")
+
+
+def test_names_on_several_lines_are_no_comma_list(tmp_path: Path) -> None:
+    """A DBLP export breaks an author list after each "and": no warning (carlostome's others.bib)."""
+    text = (
+        "@techreport{MillerYS03,\n  author       = {Miller, Mark and\n                  Yee, Ka-Ping and\n"
+        "                  Shapiro, Jonathan S.},\n  title        = {Capability Myths Demolished},\n}\n"
+    )
+    path = tmp_path / "dblp.bib"
+    path.write_text(text, encoding="utf-8")
+    result = read_source(path, "dblp.bib")
+    assert len(result.records[0].authors) == 3 and result.skipped == ()

@@ -54,7 +54,8 @@ def comma_listed(name: str) -> list[str]:
 
 def names_warning(record: RawRecord, fields: dict[str, str]) -> list[Skip]:
     """Names listed with commas instead of "and": read as a list, and said (BibTeX would not)."""
-    lists = [n for field in ("author", "editor") for n in split_name_list(fields.get(field, "")) if comma_listed(n)]
+    values = (" ".join(fields.get(field, "").split()) for field in ("author", "editor"))  # as read: "and\n" too
+    lists = [n for value in values for n in split_name_list(value) if comma_listed(n)]
     if not lists:
         return []
     count = len(comma_listed(lists[0]))
