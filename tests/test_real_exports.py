@@ -154,3 +154,18 @@ def test_names_on_several_lines_are_no_comma_list(tmp_path: Path) -> None:
     path.write_text(text, encoding="utf-8")
     result = read_source(path, "dblp.bib")
     assert len(result.records[0].authors) == 3 and result.skipped == ()
+
+
+def test_a_doubled_and_is_one_and(tmp_path: Path) -> None:
+    """probmlbib: "Paige, Brooks and and Van de Meent, Jan-Willem" is no person named "and Van de Meent"."""
+    text = (
+        "@Article{Siddharth2017,\n  author = {Siddharth, N. and Paige, Brooks and and Van de Meent, Jan-Willem and"
+        "  Wood,  Frank},\n  title = {Learning Disentangled Representations},\n  year = {2017},\n}\n"
+        "@Article{Other2018,\n  author = {Alpha, Ann and  and Beta, Bob},\n  title = {Two and one},\n  year = {2018},\n}\n"
+    )
+    path = tmp_path / "probml.bib"
+    path.write_text(text, encoding="utf-8")
+    result = read_source(path, "probml.bib")
+    assert [r.authors for r in result.records] == [
+        ("Siddharth, N.", "Paige, Brooks", "Van de Meent, Jan-Willem", "Wood, Frank"), ("Alpha, Ann", "Beta, Bob")
+    ]  # fmt: skip

@@ -16,6 +16,7 @@ from . import biblatex
 from .warned import Warned
 
 _ET_AL = re.compile(r"^(?:others|\{?et\.?[\s~]+al\.?\}?)$", re.I)
+_DOUBLED_AND = re.compile(r"^and\s+", re.I)
 _TRAILING_ET_AL = re.compile(r"[\s,~]+et[\s~]+al\.?$", re.I)
 
 
@@ -26,7 +27,9 @@ def names(value: str) -> tuple[tuple[str, ...], bool]:
     """
     out, et_al = [], False
     for name in split_name_list(value) if value.strip() else []:
-        name = name.strip()
+        name = _DOUBLED_AND.sub("", name.strip())  # "Paige, Brooks and and Van de Meent, Jan-Willem"
+        if not name and len(split_name_list(value)) > 1:
+            continue  # "A and  and B": the empty name between the two
         if _ET_AL.match(name):
             et_al = True
             continue
