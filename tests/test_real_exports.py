@@ -161,7 +161,8 @@ def test_a_doubled_and_is_one_and(tmp_path: Path) -> None:
     text = (
         "@Article{Siddharth2017,\n  author = {Siddharth, N. and Paige, Brooks and and Van de Meent, Jan-Willem and"
         "  Wood,  Frank},\n  title = {Learning Disentangled Representations},\n  year = {2017},\n}\n"
-        "@Article{Other2018,\n  author = {Alpha, Ann and  and Beta, Bob},\n  title = {Two and one},\n  year = {2018},\n}\n"
+        "@Article{Other2018,\n  author = {Alpha, Ann and  and Beta, Bob},\n"
+        "  title = {Two and one},\n  year = {2018},\n}\n"
     )
     path = tmp_path / "probml.bib"
     path.write_text(text, encoding="utf-8")
