@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +18,7 @@ import pytest
 
 from conftest import CHROMIUM, RESULTS_SHOWN, build_site, chromium, copy_seeds
 from readinglist.site import search, searchpages, shards
+from readinglist.site.sphinx_ext.searchindex import SEARCH_PAGE_UNUSED
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
 TOPIC = "Machine-learning systems and compilers"
@@ -255,3 +257,18 @@ def test_the_same_query_finds_the_same_pages_under_every_sort(page: object, site
         _shown(page)
         counts.add(page.locator(".pagefind-ui__message").inner_text())  # type: ignore[attr-defined]
     assert len(counts) == 1, counts
+
+
+def _assets(page: Path) -> set[str]:
+    """The file names of a page's stylesheets and scripts."""
+    html = page.read_text(encoding="utf-8")
+    found = re.findall(r'<(?:link[^>]*rel="stylesheet"[^>]*href|script[^>]*src)="([^"?]+)', html)
+    return {Path(address).name for address in found}
+
+
+def test_the_search_page_loads_none_of_the_files_it_never_uses(built: Path) -> None:
+    """Highlighting, sphinx-design, copy buttons: loaded by a paper page, not by the search page
+    (issue 27: its weight on a phone); furo and Pagefind's UI are still there."""
+    paper, page = _assets(built / "papers" / "lin2020dapple.html"), _assets(built / "search.html")
+    assert not SEARCH_PAGE_UNUSED - paper and not SEARCH_PAGE_UNUSED & page
+    assert {"furo.css", "furo.js", "pagefind-ui.css", "pagefind-ui.js", "readinglist-a11y.js"} <= page
