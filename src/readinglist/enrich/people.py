@@ -6,7 +6,9 @@ Names with one spelling once typography is set aside (accents, case, dots, hyphe
 family name, given names that fit, ``store.names.NameParts.fits``) are joined only when their
 papers share something besides the name: a co-author, a venue, or a keyword (a topic the user
 gave). Without it they stay apart, and each says so (``namesakes``): "J. González" (Javier)
-is not "Joseph E. Gonzalez" because both names fit "J.". A group is never joined with a name
+is not "Joseph E. Gonzalez" because both names fit "J.". One whole first name with one family
+name is evidence enough, as one spelling is: "John Reynolds" is "John C. Reynolds" (a real
+reading list had Reynolds, Halpern, Plotkin and Courville each on two pages so). A group is never joined with a name
 that fits one of its names but not another ("J. Gonzalez" joins Javier or Joseph, not both).
 
 ``conf/identity.toml`` has the last word: ``[[same]] authors = [...]`` joins names whatever the
@@ -22,7 +24,7 @@ from itertools import combinations
 
 from ..model import Work
 from ..store.identity import Rules
-from ..store.namekeys import NameParts, name_parts, spelling
+from ..store.namekeys import NameParts, name_parts, natural, spelling
 from ..store.nearby import norm
 from .credit import author_id, page_authors
 
@@ -62,6 +64,8 @@ def people(works: Sequence[Work], rules: Rules | None = None) -> People:
     for group in rules.same_authors:
         join.force({spelling(name) for name in group} & spellings.keys())
     pairs = list(_candidates(parts))
+    for a, b in _whole_first_names(pairs, parts, spellings):
+        join.join(a, b)
     apart: list[tuple[str, str, str]] = []
     for _ in range(ROUNDS):
         # Only the names that can be another's are weighed: a 5,000-author paper's other names are not.
@@ -150,6 +154,30 @@ def _candidates(parts: dict[str, NameParts]) -> Iterable[tuple[str, str]]:
         for a, b in _pairs(sorted(members), parts):
             if parts[a].fits(parts[b]):
                 yield a, b
+
+
+def _whole_first_names(
+    pairs: list[tuple[str, str]], parts: dict[str, NameParts], spellings: dict[str, _Spelling]
+) -> Iterable[tuple[str, str]]:
+    """The pairs that write one whole first name and one family name, the one's middle names
+    absent from the other ("John Reynolds", "John C. Reynolds"): one person, as one spelling
+    is, whatever their papers share. Not a hyphenated first name ("Jun Zhu" is not "Jun-Yan
+    Zhu"), and not a name that fits two that do not fit each other ("John C." and "John D.")."""
+    fitting: dict[str, set[str]] = defaultdict(set)
+    for a, b in pairs:
+        fitting[a].add(b)
+        fitting[b].add(a)
+    clear = {k for k, found in fitting.items() if all(parts[x].fits(parts[y]) for x, y in combinations(found, 2))}
+    for a, b in pairs:
+        first_a, first_b = parts[a].given[0], parts[b].given[0]
+        whole = not first_a.short and not first_b.short and first_a.text == first_b.text
+        if whole and a in clear and b in clear and not _hyphenated(spellings[a]) and not _hyphenated(spellings[b]):
+            yield a, b
+
+
+def _hyphenated(found: _Spelling) -> bool:
+    """The first given name is two joined by a hyphen ("Jun-Yan", "Jean-Pierre")."""
+    return any("-" in (natural(name).split() or [""])[0] for name in found.names)
 
 
 def _pairs(members: list[str], parts: dict[str, NameParts]) -> Iterable[tuple[str, str]]:
