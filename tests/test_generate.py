@@ -26,6 +26,7 @@ STATE = {
     ".readinglist-pages.json",
     ".readinglist-render.pickle",
     ".readinglist-recall.pickle",
+    ".readinglist-cache.pickle",  # readinglist.cache: the one cache (issue 29)
 }  # the generator's own state
 HAND_WRITTEN = {"conf.py", "guide.md"} | {f"develop/{p.name}" for p in (SEEDS / "docs" / "develop").glob("*.md")}
 DAPPLE = "DAPPLE: A Pipelined Data Parallel Approach for Training Large Models"

@@ -19,8 +19,9 @@ from typing import ClassVar
 import pytest
 
 from conftest import copy_seeds
+from readinglist import cache
 from readinglist.config import load_config
-from readinglist.site import assemble, fingerprint, generate, libcache, manifest, pagestate
+from readinglist.site import assemble, fingerprint, generate, manifest, pagestate
 
 LOCK = ".readinglist-build.lock"
 DAPPLE = "lin2020dapple"  # a seed paper with a note (status: read, two tags)
@@ -45,8 +46,9 @@ def _docs(root: Path) -> dict[str, bytes]:
 def _cached(root: Path) -> dict[str, object]:
     """The pickled caches under docs/, unpickled (the enrichment, its per-work results)."""
     found = {}
-    for name in (libcache.FILE, libcache.RECALL_FILE):
-        found[name] = pickle.loads((root / "docs" / name).read_bytes().partition(b"\n\n")[2])
+    store = cache.Store.open(root / "docs")
+    for kind in (assemble.LIBRARY, assemble.RECALL):
+        found[kind] = pickle.loads(store.entries[kind][2])
     return found
 
 
@@ -58,17 +60,17 @@ def _changed(before: dict[str, bytes], after: dict[str, bytes]) -> set[str]:
 
 
 class Builds:
-    """Counts the libraries built (``assemble.enrich_store``) while the test runs."""
+    """Counts the libraries built (``assemble.enrich``) while the test runs."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.count = 0
-        real = assemble.enrich_store
+        real = assemble.enrich
 
-        def counted(*args: object, **kwargs: object) -> libcache.Enriched:
+        def counted(*args: object, **kwargs: object) -> assemble.Enriched:
             self.count += 1
             return real(*args, **kwargs)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(assemble, "enrich_store", counted)
+        monkeypatch.setattr(assemble, "enrich", counted)
 
 
 @pytest.fixture
@@ -161,12 +163,15 @@ def test_a_status_change_rewrites_the_listings_that_show_the_paper_and_no_other_
     assert f"papers/{DAPPLE}.md" in rewritten and "queue.md" not in rewritten  # read -> reading: not queued
     assert {"index.md", "topics/index.md", "tags/pipeline-parallelism.md"} <= rewritten
     assert not {rel for rel in rewritten if rel.startswith("papers/")} - {f"papers/{DAPPLE}.md"}
-    assert libcache.FILE not in rewritten and ".readinglist-citations.json" not in rewritten
+    assert ".readinglist-citations.json" not in rewritten
 
 
 def _corrupt_bytes(path: Path) -> None:
+    """Bits flipped in the middle of the enrichment's bytes: its digest no longer matches."""
     data = bytearray(path.read_bytes())
-    data[-10] ^= 0xFF  # one flipped bit in the payload: its digest no longer matches
+    payload = cache.Store.open(path.parent).entries[assemble.LIBRARY][2]
+    at = data.find(payload) + len(payload) // 2
+    data[at] ^= 0xFF
     path.write_bytes(bytes(data))
 
 
@@ -176,8 +181,9 @@ def _truncated(path: Path) -> None:
 
 def _foreign(path: Path) -> None:
     """A well-formed file for the right key whose payload is not an enrichment: never served."""
-    key = path.read_bytes().split(b"\n")[1].removeprefix(b"key ").decode()
-    libcache.save(path, key, {"library": "not one"})  # type: ignore[arg-type]
+    store = cache.Store.open(path.parent)
+    store.put(assemble.LIBRARY, store.entries[assemble.LIBRARY][0], {"library": "not one"})
+    store.save()
 
 
 @pytest.mark.parametrize("damage", [_corrupt_bytes, _truncated, _foreign])
@@ -186,7 +192,7 @@ def test_a_damaged_enrichment_cache_is_built_again(
 ) -> None:
     root = _seeds(tmp_path / "seeds", seed_bib_text)
     generate.run(load_config(root))
-    damage(root / "docs" / libcache.FILE)
+    damage(root / "docs" / cache.FILE)
     _status(root)
     builds.count = 0
     generate.run(load_config(root))
@@ -301,9 +307,10 @@ def test_force_builds_the_library_whatever_the_cache_holds(tmp_path: Path, seed_
 def test_the_cache_holds_what_was_built(tmp_path: Path, seed_bib_text: str) -> None:
     root = _seeds(tmp_path / "seeds", seed_bib_text)
     report = generate.run(load_config(root))
-    data = (root / "docs" / libcache.FILE).read_bytes()
-    assert data.startswith(libcache.MAGIC) and report.library is not None
-    served = pickle.loads(data.partition(b"\n\n")[2])
+    assert (root / "docs" / cache.FILE).read_bytes().startswith(cache.MAGIC) and report.library is not None
+    store = cache.Store.open(root / "docs")
+    served = store.get(assemble.LIBRARY, store.entries[assemble.LIBRARY][0], assemble.Enriched)
+    assert served is not None
     assert served.library == report.library
     # Each paper's digest goes with it, as the render would compute it: served, it is not computed again.
     held = [vars(p).get("digest") for p in served.library.papers]
@@ -332,17 +339,20 @@ class _Noted:
 
 
 def test_caches_are_unpickled_with_the_collector_paused_and_its_state_restored(tmp_path: Path) -> None:
-    path = tmp_path / "cache.pickle"
-    libcache.pickled(path, "k", b"magic\n", [_Noted()])
+    store = cache.Store.open(tmp_path)
+    store.put("kind", "k", [_Noted()])
+    store.save()
     assert gc.isenabled()
-    assert isinstance(libcache.unpickled(path, "k", b"magic\n"), list)
+    assert isinstance(cache.Store.open(tmp_path).get("kind", "k", list), list)
     assert _Noted.seen == [False] and gc.isenabled()
+    path = tmp_path / cache.FILE
     path.write_bytes(path.read_bytes().replace(b"_Noted", b"_Gone_"))  # passes no digest: not loaded
-    assert libcache.unpickled(path, "k", b"magic\n") is None and gc.isenabled()
+    assert cache.Store.open(tmp_path).get("kind", "k", list) is None and gc.isenabled()
     gc.disable()
     try:
-        libcache.pickled(path, "k", b"magic\n", [_Noted()])
-        libcache.unpickled(path, "k", b"magic\n")
+        store.put("kind", "k2", [_Noted()])
+        store.save()
+        cache.Store.open(tmp_path).get("kind", "k2", list)
         assert not gc.isenabled()  # a caller's paused collector stays paused
     finally:
         gc.enable()

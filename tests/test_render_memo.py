@@ -16,14 +16,15 @@ from typing import Any
 import pytest
 
 from conftest import copy_seeds
+from readinglist.cache import FILE, Store, key_of
 from readinglist.config import load_config
 from readinglist.model import Library, Note, Paper
 from readinglist.render import memo
 from readinglist.render.notes import load_notes
 from readinglist.render.pages import site_pages
 from readinglist.render.recorder import Recorder
-from readinglist.site import generate, libcache, rendercache
-from readinglist.site.assemble import build_library, note_titles
+from readinglist.site import generate
+from readinglist.site.assemble import LIBRARY, RENDER, Enriched, EnrichInputs, build_library, settings
 
 SITE = {"title": "T", "description": "D"}
 DAPPLE = "lin2020dapple"  # a seed paper with a note (status: read, two tags)
@@ -215,9 +216,9 @@ def test_adding_a_paper_writes_what_a_clean_generate_writes(tmp_path: Path, seed
     generate.run(load_config(clean))
     assert after == _docs(clean)
     config = load_config(root)
-    key = libcache.key(config, note_titles(load_notes(config.notes_path)))
-    served = libcache.load(root / "docs" / libcache.FILE, key)
-    assert served is not None and served == libcache.load(clean / "docs" / libcache.FILE, key)
+    key = key_of(LIBRARY, EnrichInputs.of(config, load_notes(config.notes_path)))
+    served = Store.open(root / "docs").get(LIBRARY, key, Enriched)
+    assert served is not None and served == Store.open(clean / "docs").get(LIBRARY, key, Enriched)
     untouched = [
         rel for rel in times if rel.startswith("papers/") and times[rel] == (root / "docs" / rel).stat().st_mtime_ns
     ]
@@ -227,10 +228,9 @@ def test_adding_a_paper_writes_what_a_clean_generate_writes(tmp_path: Path, seed
 def test_a_damaged_memo_is_an_empty_one(tmp_path: Path, seed_bib_text: str) -> None:
     root = _project(tmp_path / "seeds", seed_bib_text)
     generate.run(load_config(root))
-    path = root / "docs" / rendercache.FILE
-    assert rendercache.load(path, rendercache.key(load_config(root)))
+    path, key = root / "docs" / FILE, key_of(RENDER, settings(load_config(root)))
+    assert Store.open(root / "docs").get(RENDER, key, dict)
     data = bytearray(path.read_bytes())
     data[-10] ^= 0xFF
     path.write_bytes(bytes(data))
-    assert rendercache.load(path, rendercache.key(load_config(root))) == {}
-    assert rendercache.load(path, "another key") == {}
+    assert Store.open(root / "docs").get(RENDER, key, dict) is None

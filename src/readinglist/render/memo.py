@@ -17,7 +17,7 @@ generate too, so the page is rendered again when any paper it read changed, appe
 A unit's charts and its Cite menus' formatted references go with its entry, so a served unit
 leaves ``charts.drawn`` and the Cite cache as rendering it would. Outside ``kept`` (a test, a
 forced generate) every unit is rendered. The settings and the code are in no key: the caller
-(site/rendercache.py) starts from an empty memo when they changed.
+(site/assemble.site_files) keeps the memo in the cache (readinglist.cache) under a key of them.
 """
 
 from __future__ import annotations

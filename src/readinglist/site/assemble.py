@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Collection
-from dataclasses import replace
+from dataclasses import dataclass, fields, replace
 from functools import partial
+from pathlib import Path
 from typing import Literal
 
+from ..cache import Store, key_of
 from ..config import Config
 from ..enrich.recall import Recall
 from ..enrich.taxonomy import load_taxonomy
@@ -16,44 +18,91 @@ from ..model import Library, Note, Work
 from ..render import charts, citecache
 from ..render.bibliography import problems
 from ..render.citeblock import public_entry
-from ..render.memo import Done, absorb, kept, mark, since
+from ..render.memo import Done, Entry, absorb, kept, mark, since
 from ..render.notes import load_notes
 from ..render.pages import library_pages, site_pages
+from ..render.registry import PAPERS
 from ..slugs import slugs
 from ..store import bibfile
 from ..store.identity import load_rules
-from . import child, libcache, rendercache
-from .libcache import Enriched
+from . import child
 from .manifest import RECORDS
 from .pasted import fold_duplicates
 from .records import records_json
 
+LIBRARY, RECALL, RENDER = "library", "recall", "render"  # the kinds of results kept in the cache
+
+
+@dataclass(frozen=True)
+class Enriched:
+    """What :func:`enrich_store` makes from the inputs, notes' bodies and front matter aside."""
+
+    library: Library
+    bibtex: dict[str, str]  # the public BibTeX of each shown entry, for the copy block
+    messages: tuple[str, ...]  # what reading refs.bib printed (skips, folds): printed again when served
+    fixed: dict[str, str]  # the generated files no note shows on (years, bibliography, records.json)
+    problems: tuple[str, ...]  # what the bibliography changed, for generate's report
+
+
+@dataclass(frozen=True)
+class EnrichInputs:
+    """Everything the enrichment reads, and nothing else: the cache's key is made of these
+    fields (readinglist.cache), so an input the enrichment reads cannot be left out of it."""
+
+    bib: Path
+    bib_name: str  # refs.bib as messages name it
+    taxonomy: Path
+    identity: Path
+    related_top_k: int
+    related_min_score: float
+    infer_categories: bool
+    titles: tuple[tuple[str, object], ...]  # the notes' ``title:`` by slug: part of the text compared
+
+    @classmethod
+    def of(cls, config: Config, notes: dict[str, Note]) -> EnrichInputs:
+        titles = tuple(sorted((slug, note.meta["title"]) for slug, note in notes.items() if "title" in note.meta))
+        return cls(
+            config.bib_path,
+            config.bib,
+            config.taxonomy_path,
+            config.identity_path,
+            config.related_top_k,
+            config.related_min_score,
+            config.infer_categories,
+            titles,
+        )
+
 
 def enrichment(
-    config: Config, notes: dict[str, Note], fresh: bool = False, parallel: bool = False
+    config: Config, notes: dict[str, Note], fresh: bool = False, parallel: bool = False, store: Store | None = None
 ) -> tuple[str, Enriched, bool]:
-    """The enriched library, its key and whether it was built (not served): from the cache when
-    its inputs are unchanged (libcache), else built and cached. ``fresh`` builds it whatever the
-    cache holds; ``parallel``: refs.bib may be read in a forked helper (:func:`enrich_store`)."""
-    key = libcache.key(config, note_titles(notes))
-    path = config.docs_path / libcache.FILE
-    found = None if fresh else libcache.load(path, key)
-    built = found is None
-    if found is None:
-        recall = Recall(None if fresh else libcache.load_recall(config))
-        found = enrich_store(config, notes, recall, parallel)
-        for paper in found.library.papers:
-            paper.digest  # noqa: B018 (computed before pickling, so the cache serves it too)
-        libcache.save(path, key, found)
-        libcache.save_recall(config, recall.used)
+    """The enriched library, its key and whether it was built (not served): from the cache
+    (readinglist.cache) when its inputs are unchanged, else built and kept. ``fresh`` builds it
+    whatever the cache holds; ``parallel``: refs.bib may be read in a forked helper
+    (:func:`enrich_store`); ``store``: the generate's cache, else this call opens and saves one."""
+    own = store or Store.open(config.docs_path)
+    if fresh:
+        own.drop(LIBRARY)
+        own.drop(RECALL)
+    inputs = EnrichInputs.of(config, notes)
+    found, key, built = own.cached(LIBRARY, Enriched, partial(_enrich_kept, own, parallel=parallel), inputs)
+    if store is None:
+        own.save()
     for line in found.messages:  # the same lines whether served or built
         print(line, file=sys.stderr)
     return key, found, built
 
 
-def note_titles(notes: dict[str, Note]) -> dict[str, str]:
-    """The notes' ``title:`` values, the one part of a note that enrichment reads (``_with_note_title``)."""
-    return {slug: repr(note.meta["title"]) for slug, note in notes.items() if "title" in note.meta}
+def _enrich_kept(store: Store, inputs: EnrichInputs, parallel: bool) -> Enriched:
+    """Enrich, serving the per-work results (enrich/recall.py) the last enrichment kept under the
+    same taxonomy: the only input they read besides their arguments."""
+    key = key_of(RECALL, inputs.taxonomy)
+    recall = Recall(store.get(RECALL, key, dict))
+    enriched = enrich(inputs, recall, parallel)
+    for paper in enriched.library.papers:
+        paper.digest  # noqa: B018 (computed before pickling, so the cache serves it too)
+    store.put(RECALL, key, recall.used)
+    return enriched
 
 
 def build_library(config: Config) -> tuple[Library, dict[str, str], dict[str, Note]]:
@@ -73,53 +122,59 @@ Read = tuple[list[Work], dict[str, str], list[str]]
 def enrich_store(
     config: Config, notes: dict[str, Note], recall: Recall | None = None, parallel: bool = False
 ) -> Enriched:
+    """:func:`enrich` of ``config``'s and ``notes``' inputs, built afresh."""
+    return enrich(EnrichInputs.of(config, notes), recall, parallel)
+
+
+def enrich(inputs: EnrichInputs, recall: Recall | None = None, parallel: bool = False) -> Enriched:
     """Enriched papers, the public BibTeX of each entry (for the copy block) and what reading said;
     ``recall``: the last generate's per-work results (enrich/recall.py). With ``parallel`` (and
     fork: Linux), refs.bib is read in a forked helper (:func:`_read_store`) while this process
     imports the enrichment's libraries: the two took 0.45 and 0.75 s one after the other when a
     paper was added at 1,000 works, and the second core waited for the pages meanwhile."""
-    read = partial(_read_store, config, notes)
+    read = partial(_read_store, inputs)
     with child.beside(read, wanted=parallel) as helper:
         # Imported here: numpy, scipy, scikit-learn and the similarity code cost 0.75 s, and a
         # note edit served from the cache never enriches.
-        from ..enrich.pipeline import enrich
+        from ..enrich.pipeline import enrich as enriched
         from ..enrich.similarity import load_libraries
 
         if helper is not None:
             load_libraries()  # what enrich() would import first thing, while the helper reads
     works, bibtex, messages = (helper.result() if helper else None) or read()
-    library = enrich(
+    library = enriched(
         works,
-        load_taxonomy(config.taxonomy_path),
-        config.related_top_k,
-        config.related_min_score,
+        load_taxonomy(inputs.taxonomy),
+        inputs.related_top_k,
+        inputs.related_min_score,
         recall,
-        config.infer_categories,
-        load_rules(config.identity_path),
+        inputs.infer_categories,
+        load_rules(inputs.identity),
     )
     shown = {p.key for p in library.papers}
     bibtex = {key: text for key, text in bibtex.items() if key in shown}
     fixed = library_pages(library, bibtex) | {RECORDS: records_json(library)}
-    return Enriched(library, bibtex, tuple(messages), fixed, tuple(problems(library, config.bib_path)))
+    return Enriched(library, bibtex, tuple(messages), fixed, tuple(problems(library, inputs.bib)))
 
 
-def _read_store(config: Config, notes: dict[str, Note]) -> Read:
+def _read_store(inputs: EnrichInputs) -> Read:
     """refs.bib's works (one per work, notes' titles applied), every entry's public BibTeX and
     what reading said. Reads only: a forked helper may run it (:func:`enrich_store`)."""
-    store = bibfile.load(config.bib_path, tolerant=True)  # one bad entry is left out, not fatal to the site
+    store = bibfile.load(inputs.bib, tolerant=True)  # one bad entry is left out, not fatal to the site
     # named as the user knows the file: refs.bib:LINE
-    messages = [f"readinglist: skipped {replace(skip, file=config.bib).render()}" for skip in store.skipped]
-    works = [_with_note_title(w, notes.get(slug)) for w, slug in _slugged(_one_page_per_work(config, store, messages))]
+    messages = [f"readinglist: skipped {replace(skip, file=inputs.bib_name).render()}" for skip in store.skipped]
+    titles = dict(inputs.titles)
+    works = [_with_note_title(w, titles.get(slug)) for w, slug in _slugged(_one_page_per_work(inputs, store, messages))]
     bibtex = {key: bibfile.format_entry(key, public_entry(entry)) for key, entry in store.entries.items()}
     return works, bibtex, messages
 
 
-def _one_page_per_work(config: Config, store: bibfile.BibFile, messages: list[str]) -> list[Work]:
+def _one_page_per_work(inputs: EnrichInputs, store: bibfile.BibFile, messages: list[str]) -> list[Work]:
     """Pasted entries of one work folded into the first (site/pasted.py), each fold said once."""
     lines = {chunk.key: chunk.line for chunk in store.chunks if chunk.key is not None}
-    works, folds = fold_duplicates(store.works(), lines, load_rules(config.identity_path))
+    works, folds = fold_duplicates(store.works(), lines, load_rules(inputs.identity))
     # not a Sphinx warning: the site is right, only refs.bib is untidy
-    messages += [f"readinglist: {fold.render(config.bib)}" for fold in folds]
+    messages += [f"readinglist: {fold.render(inputs.bib_name)}" for fold in folds]
     return works
 
 
@@ -128,9 +183,8 @@ def _slugged(works: list[Work]) -> list[tuple[Work, str]]:
     return [(w, slug_of[w.key]) for w in works]
 
 
-def _with_note_title(work: Work, note: Note | None) -> Work:
+def _with_note_title(work: Work, title: object) -> Work:
     """A ``title:`` in the notes' front matter wins over any title in refs.bib."""
-    title = note.meta.get("title") if note else None
     if not isinstance(title, str) or not title.strip():
         return work
     return replace(work, title=dump_to_latex(title.strip()), title_inferred=False)
@@ -146,20 +200,38 @@ def site_files(
     fixed: dict[str, str] | None = None,
     memo: Literal["off", "write", "reuse"] = "off",
     parallel: bool = False,
+    store: Store | None = None,
 ) -> dict[str, str]:
     """Every generated file, by path relative to docs/; with ``only``, the paper pages of those
     slugs and every listing, but not the Cite menus' cache (site/pagestate.py keeps it).
     ``fixed``: the files no note shows on (``Enriched.fixed``), if the caller has them;
     ``memo``: keep the rendered units for the next generate ("write"), and serve the last
-    generate's where their inputs are unchanged ("reuse"): render/memo.py, site/rendercache.py;
-    ``parallel``: fork a helper for part of the render (:func:`_pages`)."""
-    path, key = config.docs_path / rendercache.FILE, rendercache.key(config)
-    previous = rendercache.load(path, key) if memo == "reuse" else {}
+    generate's where their inputs are unchanged ("reuse"): render/memo.py, kept in ``store`` (the
+    generate's cache; else this call opens and saves one); ``parallel``: fork a helper for part
+    of the render (:func:`_pages`)."""
+    own = store or Store.open(config.docs_path)
+    key = key_of(RENDER, settings(config))
+    previous = _memo(own.get(RENDER, key, dict)) if memo == "reuse" else {}
     with kept(previous, config.docs_path, active=memo != "off") as made:
         files = _rendered(config, library, notes, bibtex, about, only, fixed, parallel)
     if memo != "off":
-        rendercache.save(path, key, made.made, previous, partial=only is not None)
+        # A partial render (site/pagestate.py) rendered only some paper pages: the others'
+        # entries are kept, to serve them once the library changes.
+        left = {n: e for n, e in previous.items() if n.startswith(f"{PAPERS}/") and n not in made.made}
+        own.put(RENDER, key, (left if only is not None else {}) | made.made)
+        if store is None:
+            own.save()
     return files
+
+
+def settings(config: Config) -> tuple[tuple[str, object], ...]:
+    """Every setting but the root: the renderers' input that no memo entry's key holds, so a
+    setting added to ``Config`` empties the memo when it changes without being named here."""
+    return tuple((f.name, getattr(config, f.name)) for f in fields(config) if f.name != "root")
+
+
+def _memo(found: dict[str, Entry] | None) -> dict[str, Entry]:
+    return found if found is not None and all(isinstance(e, Entry) for e in found.values()) else {}
 
 
 def _rendered(

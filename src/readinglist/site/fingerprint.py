@@ -7,34 +7,23 @@ note-only rebuild need not parse refs.bib or compute similarities at all.
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
 from pathlib import Path
 
-from ..config import Config
+from ..cache import key_of
+from ..config import CONFIG_FILE, Config
 from ..model import Note
-from ..store import storefile
 from .manifest import MANIFEST, read_manifest
 
 STAMP = ".readinglist-inputs"
-PACKAGE = Path(__file__).resolve().parent.parent
 
 
 def inputs_fingerprint(config: Config, hand_written: list[str], notes: dict[str, Note]) -> str:
-    """``notes``: every note by slug (``render.notes.load_notes``)."""
-    digest = hashlib.sha256()
+    """``notes``: every note by slug (``render.notes.load_notes``). A key of the cache's kind
+    (readinglist.cache.key_of: the files by their bytes, and the code)."""
     # conf/identity.toml: its [[different]] keys keep pasted entries on pages of their own (site/pasted.py)
-    for path in [
-        config.root / "conf" / "readinglist.toml",
-        config.bib_path,
-        config.taxonomy_path,
-        config.identity_path,
-    ]:
-        digest.update(read_input(path))
-    for slug, note in sorted(notes.items()):
-        digest.update(f"{slug}|{note_state(note)}".encode())
-    digest.update("|".join(hand_written).encode())
-    digest.update(code_digest().encode())
-    return digest.hexdigest()
+    files = (config.root / CONFIG_FILE, config.bib_path, config.taxonomy_path, config.identity_path)
+    states = tuple((slug, note_state(note)) for slug, note in sorted(notes.items()))
+    return key_of("inputs", *files, states, tuple(hand_written))
 
 
 def note_state(note: Note) -> str:
@@ -43,26 +32,6 @@ def note_state(note: Note) -> str:
     The body itself is not: the paper page includes the file, so Sphinx sees a body edit alone.
     """
     return f"{sorted(note.meta.items())!r}|{note.has_body}|{note.body_line}"
-
-
-@lru_cache(maxsize=1)
-def code_digest() -> str:
-    """A digest of the tool's own files: a new version may enrich or render differently."""
-    digest = hashlib.sha256()
-    for source in sorted(PACKAGE.rglob("*")):
-        if source.suffix in {".py", ".j2", ".toml", ".csl"}:  # .csl: the Cite menu's ACL style
-            digest.update(source.read_bytes())
-    return digest.hexdigest()
-
-
-def read_input(path: Path) -> bytes:
-    """The bytes of an input, ``-`` if it does not exist (the stage that reads it says if that is wrong)."""
-    # A regular file of bounded size only (a FIFO refs.bib blocked generate forever), one line otherwise.
-    opened = storefile.open_store(path)
-    if opened is None:
-        return b"-"
-    opened.close()
-    return opened.data
 
 
 def stamp_text(docs: Path, fingerprint: str) -> str:

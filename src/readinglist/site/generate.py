@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from .. import cache
 from ..config import Config
 from ..errors import Code, ReadingListError
 from ..model import Note
@@ -21,19 +22,21 @@ from ..render import registry
 from ..render.links import plural
 from ..render.notes import load_notes
 from ..writer import write_if_changed
-from . import libcache, pagestate, rendercache
+from . import pagestate
 from .fingerprint import STAMP, inputs_fingerprint, is_current, stamp_text
 from .manifest import MANIFEST, read_manifest, remove_interrupted_writes, sync
 
 if TYPE_CHECKING:
     from ..model import Library
-    from .libcache import Enriched
+    from .assemble import Enriched
 
 # Folders under docs/ that never hold a page of the "About" menu.
 GENERATED_FOLDERS = registry.folders() | set(registry.PROTECTED)  # no hand-written page for the menu there
 HIDDEN = ("_", ".")  # names of files and folders that are no page of the menu
 # The generator's own state beside the pages (none of them a page): each written atomically.
-STATE_FILES = {MANIFEST, STAMP, libcache.FILE, libcache.RECALL_FILE, pagestate.FILE, rendercache.FILE}
+STATE_FILES = {MANIFEST, STAMP, cache.FILE, pagestate.FILE}
+# The caches readinglist.cache replaced (issue 29): removed from docs/ once, since no run reads them.
+REPLACED = (".readinglist-library.pickle", ".readinglist-recall.pickle", ".readinglist-render.pickle")
 
 
 @dataclass(frozen=True)
@@ -124,7 +127,9 @@ def run(config: Config, force: bool = False, allow_empty: bool = False, own_proc
     under Sphinx: a plain sphinx-build's collector is not ours to tune (sphinx_ext/memory.py).
     """
     owned = read_manifest(config.docs_path)
-    remove_interrupted_writes(config.docs_path, owned | STATE_FILES)
+    remove_interrupted_writes(config.docs_path, owned | STATE_FILES | set(REPLACED))
+    for name in REPLACED:
+        (config.docs_path / name).unlink(missing_ok=True)
     about = hand_written_pages(config.docs_path, owned)
     notes = load_notes(config.notes_path, config.root)
     fingerprint = inputs_fingerprint(config, about, notes)
@@ -133,7 +138,10 @@ def run(config: Config, force: bool = False, allow_empty: bool = False, own_proc
     from .assemble import enrichment  # deferred: see the module docstring
 
     single = own_process and threading.active_count() == 1  # fork only from a single thread
-    key, enriched, built = enrichment(config, notes, fresh=force, parallel=single)
+    store = cache.Store.open(config.docs_path)
+    key, enriched, built = enrichment(config, notes, fresh=force, parallel=single, store=store)
+    if built:
+        store.save()  # a render killed halfway loses no enrichment
     if own_process:
         gc.freeze()
     library = enriched.library
@@ -143,7 +151,8 @@ def run(config: Config, force: bool = False, allow_empty: bool = False, own_proc
     # A helper renders part of the pages when the library changed (assemble._pages): then the
     # listings are rendered again, not served from the memo.
     parallel = single and built
-    written, deleted = _render(config, enriched, notes, about, context, None if force else owned, parallel)
+    written, deleted = _render(config, enriched, notes, about, context, None if force else owned, parallel, store)
+    store.save()
     write_if_changed(config.docs_path / STAMP, stamp_text(config.docs_path, fingerprint))
     slugs_in_use = {p.slug for p in library.papers}
     orphans = tuple(sorted(name for name in notes if name not in slugs_in_use and name.lower() != "readme"))
@@ -157,12 +166,13 @@ def _render(
     about: list[str],
     context: str,
     owned: set[str] | None,
-    parallel: bool = False,
+    parallel: bool,
+    store: cache.Store,
 ) -> tuple[int, int]:
     """Render what changed: after a note edit alone, that note's paper page and the listings
     (site/pagestate.py); otherwise, or with no ``owned`` (the manifest's files: ``force``), every
     file. Returns (files written, stale files deleted). ``parallel``: fork a helper for part of
-    the render (assemble._pages)."""
+    the render (assemble._pages); ``store``: the generate's cache, holding the render memo."""
     from .assemble import site_files
 
     docs, slugs = config.docs_path, [p.slug for p in enriched.library.papers]
@@ -173,7 +183,9 @@ def _render(
     kept = pagestate.kept_files(slugs, only) if only is not None else set()
     # Units whose inputs are unchanged are served from the last generate's (``force``: none).
     memo: Literal["write", "reuse"] = "reuse" if owned is not None else "write"
-    files = site_files(config, enriched.library, notes, enriched.bibtex, about, only, enriched.fixed, memo, parallel)
+    files = site_files(
+        config, enriched.library, notes, enriched.bibtex, about, only, enriched.fixed, memo, parallel, store
+    )
     counts = sync(docs, files, kept)
     pagestate.write(docs / pagestate.FILE, pagestate.PageState.of(context, notes, docs))
     return counts

@@ -1,6 +1,6 @@
 """Which paper pages a generate renders again: what the last generate rendered them from.
 
-With the enrichment served from its cache (``libcache``), a paper page depends on the library,
+With the enrichment served from its cache (readinglist.cache), a paper page depends on the library,
 the settings, the hand-written pages' list and its own note's front matter, and on nothing else:
 ``render/pages.site_pages`` hands ``paper_page`` its own note only. So each generate records, in
 ``docs/.readinglist-pages.json``, a key of all but the notes, each note's state and a digest of
@@ -24,12 +24,13 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..cache import read_input
 from ..config import CONFIG_FILE, Config
 from ..model import Note
 from ..render import citecache
 from ..render.registry import PAPERS, data_name
 from ..writer import write_if_changed
-from .fingerprint import note_state, read_input
+from .fingerprint import note_state
 
 FILE = ".readinglist-pages.json"  # relative to docs/
 
@@ -46,7 +47,7 @@ class PageState:
 
 
 def context_key(config: Config, enrichment: str, about: list[str]) -> str:
-    """Everything a paper page depends on but its note: ``enrichment`` is ``libcache.key``."""
+    """Everything a paper page depends on but its note: ``enrichment`` is the enrichment's cache key."""
     settings = read_input(config.root / CONFIG_FILE)  # title, graph, base_url, ...
     return hashlib.sha256(b"\0".join([enrichment.encode(), settings, "|".join(about).encode()])).hexdigest()
 
