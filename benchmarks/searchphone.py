@@ -178,11 +178,16 @@ def report(results: dict[str, Any]) -> str:
         f"  first query: {first['requests']} requests, {first['bytes'] / 1024:.0f} KB "
         f"({first['gzip_bytes'] / 1024:.0f} KB gzip), first result after {first['ms_to_first_result']} ms "
         f"({first['message']})",
+        "  page by kind: " + ", ".join(f"{kind} {n / 1024:.0f} KB" for kind, n in _largest(page["by_kind"])),
     ]
     if "relevance" in results:
         rel = results["relevance"]
         lines.append(f"  relevance:   P@1 {rel['p_at_1']:.2f}, P@5 {rel['p_at_5']:.2f} ({rel['queries']} queries)")
     return "\n".join(lines)
+
+
+def _largest(kinds: dict[str, int]) -> list[tuple[str, int]]:
+    return sorted(kinds.items(), key=lambda item: -item[1])
 
 
 if __name__ == "__main__":
