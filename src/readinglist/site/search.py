@@ -10,11 +10,11 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
+from .. import compat
 from ..errors import Code, ReadingListError
 from . import child, pagefindorder, searchmerge, searchpages, shards
 
@@ -90,10 +90,7 @@ def command(pages: Path, shard: shards.Shard, site: Path) -> list[str]:
 
 
 def _pagefind() -> list[str]:
-    from pagefind.service import get_executable  # honours PAGEFIND_BINARY_PATH, as `python -m pagefind` does
-
-    found = get_executable()
-    return [str(found)] if found is not None and found.is_file() else [sys.executable, "-m", "pagefind"]
+    return compat.pagefind_command()  # honours PAGEFIND_BINARY_PATH, as `python -m pagefind` does
 
 
 def jobs() -> int:

@@ -24,11 +24,11 @@ from sphinx.highlighting import PygmentsBridge
 from sphinx.util.docutils import SphinxDirective
 from sphinx.writers.html5 import HTML5Translator
 
+from ...compat import shared_formatter
 from . import jsonlines
 from .warnings_ import Warn
 
 FIELDS = ("label", "lexer", "text")
-FORMATTER = "_readinglist_formatter"  # the bridge's attribute: it lives as long as the builder
 NAME = "readinglist-cite"  # the tab set's radio group and id prefix: sphinx-design's own ids are per page
 
 
@@ -95,10 +95,7 @@ def _highlighted(self: HTML5Translator, tab: dict[str, str], node: cite_tabs) ->
 def _formatter(bridge: PygmentsBridge) -> Formatter:
     """One HTML formatter per build: Sphinx makes one per code block, and making one builds its
     style's whole stylesheet (3% of a full build at 1,000 papers, seven blocks a page)."""
-    made: Formatter | None = getattr(bridge, FORMATTER, None)
-    if made is None:
-        made = bridge.get_formatter()
-        setattr(bridge, FORMATTER, made)
+    made: Formatter = shared_formatter(bridge)
     return made
 
 

@@ -18,6 +18,7 @@ from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
+from ...compat import no_sphinx_search_index
 from ...errors import ReadingListError
 from .. import search
 from .generation import unlock_build
@@ -29,7 +30,7 @@ SEARCH_BUILDERS = ("html", "dirhtml")  # not epub or singlehtml, whose format is
 
 def _no_sphinx_index(app: Sphinx) -> None:
     if app.builder.name in SEARCH_BUILDERS:
-        app.builder.search = False  # type: ignore[attr-defined]
+        no_sphinx_search_index(app.builder)
 
 
 def _search_page(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]:
