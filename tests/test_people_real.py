@@ -4,6 +4,11 @@ ML textbook's (talesa/probmlbib) and Mendeley libraries (cbrueffer, jukkahuhtama
 person there wrote one whole first name on one paper and added a middle name or initial on
 another, with nothing else in common: one author here. The works below keep each case's shape
 (names, and how little the papers share); the names that must stay apart are real too.
+
+A cancer-genomics Mendeley library (cbrueffer) had people wrongly merged: "Kai Wang" and "Kun
+Wang" through Mendeley's "Wang, K A I" (Kai's spelling, whose initials fit Kun); "Bin Liu" and
+"Binghang Liu" through "B. Liu" and co-authors shared by consortium papers of 295 and 477
+authors; "Hong Zhang" and "Hongxin Zhang" on a journal alone (a short form only in English).
 """
 
 from __future__ import annotations
@@ -74,3 +79,38 @@ def test_identity_toml_splits_a_whole_first_name_too() -> None:
     rules = Rules(different_authors=(frozenset({"Reynolds, John", "Reynolds, John C."}),))
     found = people([_work("r1", "Reynolds, John"), _work("r2", "Reynolds, John C.")], rules)
     assert found.ids["Reynolds, John"] != found.ids["Reynolds, John C."]
+
+
+def _consortium(key: str, *names: str) -> Work:
+    """A paper of 60 authors, 58 of them one consortium's."""
+    return _work(key, *names, *(f"Member{n}, Alex" for n in range(60 - len(names))))
+
+
+def test_initials_of_one_spelling_do_not_fit_another_first_name() -> None:
+    works = [
+        _work("k1", "Wang, Kai", "Li, Mingyao"), _work("k2", "Jeck, William R", "Wang, K A I"),
+        _work("k3", "Wang, Kun", "Lee, Joo Sang"), _work("k4", "Wang, K", "Li, Mingyao", "Lee, Joo Sang"),
+    ]  # fmt: skip
+    ids = people(works).ids
+    assert ids["Wang, Kai"] == ids["Wang, K A I"] != ids["Wang, Kun"]
+
+
+def test_co_authors_of_consortium_papers_are_no_evidence() -> None:
+    works = [_consortium("c1", "Liu, B."), _consortium("c2", "Liu, Binghang")]
+    ids = people(works).ids
+    assert ids["Liu, B."] != ids["Liu, Binghang"]
+    small = [_work("s1", "Liu, B.", "Doe, Jane"), _work("s2", "Liu, Binghang", "Doe, Jane")]
+    assert len({people(small).ids[n] for n in ("Liu, B.", "Liu, Binghang")}) == 1  # a co-author of a small paper is
+
+
+def test_two_authors_of_one_paper_are_two_people_whatever_else_joins_them() -> None:
+    works = [_work("p1", "Liu, Bin", "Liu, Binghang", "Doe, Jane"), _work("p2", "Liu, B.", "Doe, Jane")]
+    ids = people(works).ids
+    assert ids["Liu, Bin"] != ids["Liu, Binghang"]
+
+
+def test_a_short_form_needs_a_co_author_not_a_journal() -> None:
+    apart = [_work("h1", "Zhang, Hong", venue="Nature"), _work("h2", "Zhang, Hongxin", venue="Nature")]
+    assert people(apart).ids["Zhang, Hong"] != people(apart).ids["Zhang, Hongxin"]
+    joined = [_work("j1", "Quick, Josh", "Loman, Nicholas J."), _work("j2", "Quick, Joshua", "Loman, Nicholas J.")]
+    assert people(joined).ids["Quick, Josh"] == people(joined).ids["Quick, Joshua"]

@@ -35,6 +35,9 @@ NO_EVIDENCE = "no co-author, venue or topic in common"
 # Co-authors written two ways ("V. N. Vapnik", "Vladimir Vapnik") are one once joined: the
 # evidence is weighed again after each round of joins, at most this many rounds.
 ROUNDS = 3
+# A paper of more authors (a consortium's: 1000 Genomes lists 477) shares co-authors with any
+# other such paper; sharing one says nothing of who a name is.
+CONSORTIUM = 50
 BUCKET = 200  # names of one family and initial compared pairwise; a larger group is compared by first name only
 
 
@@ -59,18 +62,19 @@ def people(works: Sequence[Work], rules: Rules | None = None) -> People:
     """Who each name of ``works`` (listed authors and profile owners) is."""
     rules = rules or Rules()
     spellings, listed = _spellings(works)
-    parts = {s: name_parts(min(found.names)) for s, found in spellings.items()}
-    join = _Joiner({s: {s} for s in spellings}, parts, rules)
+    parts = {s: _fullest(found.names) for s, found in spellings.items()}
+    join = _Joiner({s: {s} for s in spellings}, parts, rules, {s: found.papers for s, found in spellings.items()})
     for group in rules.same_authors:
         join.force({spelling(name) for name in group} & spellings.keys())
-    pairs = list(_candidates(parts))
+    # Two names on one paper's author list are two people ("Bin Liu" and "Binghang Liu").
+    pairs = [(a, b) for a, b in _candidates(parts) if not spellings[a].papers & spellings[b].papers]
     for a, b in _whole_first_names(pairs, parts, spellings):
         join.join(a, b)
     apart: list[tuple[str, str, str]] = []
     for _ in range(ROUNDS):
         # Only the names that can be another's are weighed: a 5,000-author paper's other names are not.
         around = {key: _around(spellings[key], key, works, listed, join) for key in {k for pair in pairs for k in pair}}
-        scored = sorted((-len(_shared(around[a], around[b], parts[a].family, parts)), a, b) for a, b in pairs)
+        scored = sorted((-len(_evidence(around[a], around[b], a, b, parts)), a, b) for a, b in pairs)
         before = len({id(g) for g in join.groups.values()})
         apart = [(a, b, why) for score, a, b in scored if (why := join.join(a, b) if score else NO_EVIDENCE)]
         if len({id(g) for g in join.groups.values()}) == before:
@@ -133,7 +137,8 @@ def _around(found: _Spelling, key: str, works: Sequence[Work], listed: list[list
     for i in found.papers:
         out.update(f"venue {v}" for v in _venues(works[i]))
         out.update(f"topic {norm(k)}" for k in works[i].keywords if norm(k))
-        out.update(f"co-author {min(join.groups[k])}" for k in listed[i] if k != key)
+        if len(listed[i]) <= CONSORTIUM:
+            out.update(f"co-author {min(join.groups[k])}" for k in listed[i] if k != key)
     return out
 
 
@@ -190,6 +195,23 @@ def _pairs(members: list[str], parts: dict[str, NameParts]) -> Iterable[tuple[st
     return (pair for group in by_first.values() if len(group) <= BUCKET for pair in combinations(group, 2))
 
 
+def _fullest(names: list[str]) -> NameParts:
+    """The parts of a spelling's fullest name: "Kai Wang", not "K A I Wang" (one spelling, but
+    three initials that would fit "Kun Wang" too)."""
+    return max((name_parts(n) for n in sorted(names)), key=lambda p: sum(not g.short for g in p.given))
+
+
+def _evidence(around_a: set[str], around_b: set[str], a: str, b: str, parts: dict[str, NameParts]) -> set[str]:
+    """What two names' papers share. Two whole first names of which one begins the other ("Bin",
+    "Binghang"; "Hong", "Hongxin") are a short form only in some languages: they need a co-author
+    in common, a journal being shared by thousands of people of one family name."""
+    shared = _shared(around_a, around_b, parts[a].family, parts)
+    first_a, first_b = parts[a].given[0], parts[b].given[0]
+    if first_a.short or first_b.short or first_a.text == first_b.text:
+        return shared
+    return {e for e in shared if e.startswith("co-author ")}
+
+
 def _shared(a: set[str], b: set[str], family: str, parts: dict[str, NameParts]) -> set[str]:
     """What two names' papers have in common besides them: a co-author of another family (a
     variant of their own name is no evidence), a venue, a topic."""
@@ -208,6 +230,7 @@ class _Joiner:
     groups: dict[str, set[str]]
     parts: dict[str, NameParts]
     rules: Rules
+    papers: dict[str, set[int]]  # the papers each spelling is an author of
     apart: list[set[str]] = field(default_factory=list)  # the spellings of each [[different]] table
 
     def __post_init__(self) -> None:
@@ -228,6 +251,8 @@ class _Joiner:
         misfit = next((y for x in ga for y in gb if x != y and not self.parts[x].fits(self.parts[y])), None)
         if misfit is not None:
             return "joined with another name that does not fit"
+        if any(self.papers[x] & self.papers[y] for x in ga for y in gb):
+            return "both are authors of one paper"
         if self._split(ga, gb):
             return "conf/identity.toml keeps them apart"
         self._merge(a, b)
