@@ -58,6 +58,14 @@ def test_the_same_first_name_does_not_join_a_hyphenated_one() -> None:
     assert found.namesakes[found.ids["Zhu, Jun"]]
 
 
+def test_a_given_name_of_two_words_is_not_a_middle_name() -> None:
+    """cbrueffer: "Guo Qiang Chen" and "Guo Chen", "Yu Fang Chen" and "Yu Chen" (pinyin given
+    names of two words) share nothing else: kept apart, as "Yee Whye Teh" and "Yee Teh" would be."""
+    for a, b in (("Chen, Guo Qiang", "Chen, Guo"), ("Chen, Yu Fang", "Chen, Yu")):
+        found = people([_work("a", a, "Doe, Jane"), _work("b", b, "Roe, Richard")])
+        assert found.ids[a] != found.ids[b], (a, b)
+
+
 def test_a_name_that_fits_two_people_joins_neither() -> None:
     """ "John Reynolds" can be John C. or John D. Reynolds: without evidence, it is neither."""
     found = people([_work("r1", "Reynolds, John"), _work("r2", "Reynolds, John C."), _work("r3", "Reynolds, John D.")])

@@ -167,7 +167,8 @@ def _whole_first_names(
     """The pairs that write one whole first name and one family name, the one's middle names
     absent from the other ("John Reynolds", "John C. Reynolds"): one person, as one spelling
     is, whatever their papers share. Not a hyphenated first name ("Jun Zhu" is not "Jun-Yan
-    Zhu"), and not a name that fits two that do not fit each other ("John C." and "John D.")."""
+    Zhu"), not a middle name written whole in one only ("Guo Qiang Chen", "Guo Chen"), and not a
+    name that fits two that do not fit each other ("John C." and "John D.")."""
     fitting: dict[str, set[str]] = defaultdict(set)
     for a, b in pairs:
         fitting[a].add(b)
@@ -176,8 +177,21 @@ def _whole_first_names(
     for a, b in pairs:
         first_a, first_b = parts[a].given[0], parts[b].given[0]
         whole = not first_a.short and not first_b.short and first_a.text == first_b.text
-        if whole and a in clear and b in clear and not _hyphenated(spellings[a]) and not _hyphenated(spellings[b]):
+        if (
+            whole
+            and _middles_written(parts[a], parts[b])
+            and a in clear
+            and b in clear
+            and not _hyphenated(spellings[a])
+            and not _hyphenated(spellings[b])
+        ):
             yield a, b
+
+
+def _middles_written(a: NameParts, b: NameParts) -> bool:
+    """Each whole middle name of either is in the other, if only as an initial ("Paul Blain Levy",
+    "Paul B. Levy"): "Guo Qiang Chen" is not "Guo Chen", a given name of two words."""
+    return all(any(g.fits(h) for h in y.given[1:]) for x, y in ((a, b), (b, a)) for g in x.given[1:] if not g.short)
 
 
 def _hyphenated(found: _Spelling) -> bool:

@@ -22,6 +22,8 @@ PARTICLES = frozenset(
 )
 _SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})
 _WORD = re.compile(r"[a-z0-9]+")
+# A nickname quoted or in parentheses is no given name: 'Alex "Sandy" Pentland', "Jiashan (Julia) Zhang".
+_NICKNAME = re.compile(r"\"[^\"]*\"|\([^)]*\)|``[^']*''")
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,7 @@ def spelling(name: str) -> str:
 
 @lru_cache(maxsize=1 << 16)
 def name_parts(name: str) -> NameParts:
-    words = [w for w in natural(name).split() if w.strip(".-")]
+    words = [w for w in _NICKNAME.sub(" ", natural(name)).split() if w.strip(".-")]
     while len(words) > 1 and words[-1].strip(".,") in _SUFFIXES:
         words.pop()
     at = len(words) - 1
