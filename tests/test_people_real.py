@@ -26,7 +26,7 @@ def _work(key: str, *authors: str, venue: str = "") -> Work:
 
 
 # Each split person: their papers as the list has them (co-authors and venues share nothing).
-SPLIT = {
+SPLIT: dict[str, list[tuple[str, ...]]] = {
     "reynolds": [("Reynolds, John",), ("Reynolds, John C.",)],
     "halpern": [("Fagin, Ronald", "Halpern, Joseph Y.", "Vardi, Moshe Y."), ("Halpern, Joseph", "O'Neill, Kevin R.")],
     "plotkin": [("Plotkin, Gordon", "Power, John"), ("Plotkin, Gordon D.",), ("G. D. Plotkin", "Power, John")],
