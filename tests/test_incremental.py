@@ -158,7 +158,7 @@ def test_a_status_change_rewrites_the_listings_that_show_the_paper_and_no_other_
     report = generate.run(load_config(root))
     after = {rel: (root / "docs" / rel).stat().st_mtime_ns for rel in _docs(root)}
     rewritten = {rel for rel in after if before.get(rel) != after[rel] and not rel.startswith("notes/")}
-    state = {fingerprint.STAMP, pagestate.FILE}
+    state = {fingerprint.STAMP}  # the cache file is no page (_docs leaves it out)
     assert report.written == len(rewritten - state)  # write-if-changed: the report counts what moved
     assert f"papers/{DAPPLE}.md" in rewritten and "queue.md" not in rewritten  # read -> reading: not queued
     assert {"index.md", "topics/index.md", "tags/pipeline-parallelism.md"} <= rewritten
@@ -244,14 +244,18 @@ def test_an_input_of_the_enrichment_builds_it_again(
 def test_a_damaged_page_record_renders_every_page(tmp_path: Path, seed_bib_text: str, damage: str) -> None:
     root = _seeds(tmp_path / "seeds", seed_bib_text)
     generate.run(load_config(root))
-    path = root / "docs" / pagestate.FILE
+    store = cache.Store.open(root / "docs")
+    key = store.entries[pagestate.PAGES][0]
+    record = store.get(pagestate.PAGES, key, pagestate.PageState)
+    assert record is not None
     if damage == "garbage":
-        path.write_text('{"context": 3, "notes": [', encoding="utf-8")
+        store.put(pagestate.PAGES, key, {"context": 3, "notes": []})
     elif damage == "missing":
-        path.unlink()
+        store.drop(pagestate.PAGES)
     else:  # a record of other inputs: DL2's stale page must not be kept as it is
         (root / "docs" / "papers" / f"{DL2}.md").write_text("stale\n", encoding="utf-8")
-        path.write_text(path.read_text(encoding="utf-8").replace('"context": "', '"context": "x'), encoding="utf-8")
+        store.put(pagestate.PAGES, key, replace(record, context="x" + record.context))
+    store.save()
     _status(root)
     generate.run(load_config(root))
     clean = _seeds(tmp_path / "clean", seed_bib_text)
@@ -288,7 +292,7 @@ def test_a_full_render_killed_halfway_leaves_no_record_to_trust(
     with pytest.raises(KeyboardInterrupt):
         generate.run(load_config(root))
     monkeypatch.undo()
-    assert not (root / "docs" / pagestate.FILE).exists()
+    assert pagestate.PAGES not in cache.Store.open(root / "docs").entries
     (root / "refs.bib").write_text(seed_bib_text, encoding="utf-8")
     generate.run(load_config(root))
     clean = _seeds(tmp_path / "clean", seed_bib_text)

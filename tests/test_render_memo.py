@@ -24,7 +24,8 @@ from readinglist.render.notes import load_notes
 from readinglist.render.pages import site_pages
 from readinglist.render.recorder import Recorder
 from readinglist.site import generate
-from readinglist.site.assemble import LIBRARY, RENDER, Enriched, EnrichInputs, build_library, settings
+from readinglist.site.assemble import LIBRARY, RENDER, Enriched, EnrichInputs, build_library
+from readinglist.site.fingerprint import settings
 
 SITE = {"title": "T", "description": "D"}
 DAPPLE = "lin2020dapple"  # a seed paper with a note (status: read, two tags)
@@ -231,6 +232,7 @@ def test_a_damaged_memo_is_an_empty_one(tmp_path: Path, seed_bib_text: str) -> N
     path, key = root / "docs" / FILE, key_of(RENDER, settings(load_config(root)))
     assert Store.open(root / "docs").get(RENDER, key, dict)
     data = bytearray(path.read_bytes())
-    data[-10] ^= 0xFF
+    payload = Store.open(root / "docs").entries[RENDER][2]
+    data[data.find(payload) + len(payload) // 2] ^= 0xFF  # a flipped bit in the memo's bytes
     path.write_bytes(bytes(data))
     assert Store.open(root / "docs").get(RENDER, key, dict) is None

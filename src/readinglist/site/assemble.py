@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Literal
@@ -26,11 +26,12 @@ from ..slugs import slugs
 from ..store import bibfile
 from ..store.identity import load_rules
 from . import child
+from .fingerprint import settings
 from .manifest import RECORDS
 from .pasted import fold_duplicates
 from .records import records_json
 
-LIBRARY, RECALL, RENDER = "library", "recall", "render"  # the kinds of results kept in the cache
+LIBRARY, RECALL, RENDER, CITATIONS = "library", "recall", "render", "citations"  # kinds of results in the cache
 
 
 @dataclass(frozen=True)
@@ -203,35 +204,41 @@ def site_files(
     store: Store | None = None,
 ) -> dict[str, str]:
     """Every generated file, by path relative to docs/; with ``only``, the paper pages of those
-    slugs and every listing, but not the Cite menus' cache (site/pagestate.py keeps it).
+    slugs and every listing (site/pagestate.py keeps the others).
     ``fixed``: the files no note shows on (``Enriched.fixed``), if the caller has them;
-    ``memo``: keep the rendered units for the next generate ("write"), and serve the last
-    generate's where their inputs are unchanged ("reuse"): render/memo.py, kept in ``store`` (the
-    generate's cache; else this call opens and saves one); ``parallel``: fork a helper for part
-    of the render (:func:`_pages`)."""
-    own = store or Store.open(config.docs_path)
-    key = key_of(RENDER, settings(config))
-    previous = _memo(own.get(RENDER, key, dict)) if memo == "reuse" else {}
-    with kept(previous, config.docs_path, active=memo != "off") as made:
+    ``memo``: keep the rendered units and the Cite menus' references for the next generate
+    ("write"), and serve the last generate's where their inputs are unchanged ("reuse"):
+    render/memo.py and render/citecache.py, kept in ``store`` (the generate's cache; else this
+    call opens and saves one); ``parallel``: fork a helper for part of the render (:func:`_pages`)."""
+    own = store if store is not None or memo == "off" else Store.open(config.docs_path)
+    key, cites = key_of(RENDER, settings(config)), key_of(CITATIONS, citecache.versions())
+    previous = _memo(own.get(RENDER, key, dict)) if own and memo == "reuse" else {}
+    known = _cited(own.get(CITATIONS, cites, dict)) if own else {}
+    with kept(previous, config.docs_path, active=memo != "off") as made, citecache.kept(known) as cited:
         files = _rendered(config, library, notes, bibtex, about, only, fixed, parallel)
-    if memo != "off":
+        used = dict(cited.used)
+    if own is not None:
         # A partial render (site/pagestate.py) rendered only some paper pages: the others'
-        # entries are kept, to serve them once the library changes.
+        # entries, and the references they use, are kept, to serve them once the library changes.
         left = {n: e for n, e in previous.items() if n.startswith(f"{PAPERS}/") and n not in made.made}
         own.put(RENDER, key, (left if only is not None else {}) | made.made)
+        if only is None:
+            own.put(CITATIONS, cites, used)
         if store is None:
             own.save()
     return files
 
 
-def settings(config: Config) -> tuple[tuple[str, object], ...]:
-    """Every setting but the root: the renderers' input that no memo entry's key holds, so a
-    setting added to ``Config`` empties the memo when it changes without being named here."""
-    return tuple((f.name, getattr(config, f.name)) for f in fields(config) if f.name != "root")
-
-
 def _memo(found: dict[str, Entry] | None) -> dict[str, Entry]:
     return found if found is not None and all(isinstance(e, Entry) for e in found.values()) else {}
+
+
+def _cited(found: dict[str, list[str]] | None) -> dict[str, list[str]]:
+    """The Cite menus' references a cache holds, each a list of strings (render/citecache.py)."""
+    valid = found is not None and all(
+        isinstance(v, list) and all(isinstance(s, str) for s in v) for v in found.values()
+    )
+    return found if valid and found is not None else {}
 
 
 def _rendered(
@@ -246,15 +253,12 @@ def _rendered(
 ) -> dict[str, str]:
     site = {"title": config.title, "description": config.description, "base_url": config.base_url}
     site["author_feed_min"] = str(config.author_feed_min)  # render/feeds.py
-    # The Cite menus' formatted references: the last generate's are served, the ones used kept.
     # The charts' SVGs: drawn, or read back from docs/ when their data is unchanged (render/charts.py).
     drawing = charts.Settings(config.charts, config.author_chart_min, config.docs_path)
-    with citecache.kept(config.docs_path / citecache.FILE) as cited, charts.drawn(drawing) as drawn:
+    with charts.drawn(drawing) as drawn:
         pages = None if fixed is None else {rel: text for rel, text in fixed.items() if rel != RECORDS}
         render = partial(site_pages, library, notes, bibtex, site, about, graph=config.graph, only=only, fixed=pages)
         files = _pages(render, parallel)
-        if only is None:
-            files[citecache.FILE] = cited.text()
         files.update(drawn.files)
     # copied to the site root by the Sphinx extension
     files[RECORDS] = records_json(library) if fixed is None else fixed[RECORDS]

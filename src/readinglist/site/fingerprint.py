@@ -7,6 +7,7 @@ note-only rebuild need not parse refs.bib or compute similarities at all.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import fields
 from pathlib import Path
 
 from ..cache import key_of
@@ -24,6 +25,12 @@ def inputs_fingerprint(config: Config, hand_written: list[str], notes: dict[str,
     files = (config.root / CONFIG_FILE, config.bib_path, config.taxonomy_path, config.identity_path)
     states = tuple((slug, note_state(note)) for slug, note in sorted(notes.items()))
     return key_of("inputs", *files, states, tuple(hand_written))
+
+
+def settings(config: Config) -> tuple[tuple[str, object], ...]:
+    """Every setting but the root, by name: what the render memo and the page record are kept
+    under, so a setting added to ``Config`` is in their keys without being named there."""
+    return tuple((f.name, getattr(config, f.name)) for f in fields(config) if f.name != "root")
 
 
 def note_state(note: Note) -> str:

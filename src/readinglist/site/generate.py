@@ -34,9 +34,14 @@ if TYPE_CHECKING:
 GENERATED_FOLDERS = registry.folders() | set(registry.PROTECTED)  # no hand-written page for the menu there
 HIDDEN = ("_", ".")  # names of files and folders that are no page of the menu
 # The generator's own state beside the pages (none of them a page): each written atomically.
-STATE_FILES = {MANIFEST, STAMP, cache.FILE, pagestate.FILE}
+STATE_FILES = {MANIFEST, STAMP, cache.FILE}
 # The caches readinglist.cache replaced (issue 29): removed from docs/ once, since no run reads them.
-REPLACED = (".readinglist-library.pickle", ".readinglist-recall.pickle", ".readinglist-render.pickle")
+REPLACED = (
+    ".readinglist-library.pickle",
+    ".readinglist-recall.pickle",
+    ".readinglist-render.pickle",
+    ".readinglist-pages.json",
+)
 
 
 @dataclass(frozen=True)
@@ -176,10 +181,10 @@ def _render(
     from .assemble import site_files
 
     docs, slugs = config.docs_path, [p.slug for p in enriched.library.papers]
-    now = pagestate.PageState.of(context, notes, docs)
-    only = None if owned is None else pagestate.to_render(docs, now, slugs, owned)
-    if only is None:  # no record of pages it may not finish: a killed full render is not a partial one
-        (docs / pagestate.FILE).unlink(missing_ok=True)
+    now = pagestate.PageState.of(context, notes)
+    only = None if owned is None else pagestate.to_render(store, docs, now, slugs, owned)
+    if only is None:
+        pagestate.forget(store)
     kept = pagestate.kept_files(slugs, only) if only is not None else set()
     # Units whose inputs are unchanged are served from the last generate's (``force``: none).
     memo: Literal["write", "reuse"] = "reuse" if owned is not None else "write"
@@ -187,7 +192,7 @@ def _render(
         config, enriched.library, notes, enriched.bibtex, about, only, enriched.fixed, memo, parallel, store
     )
     counts = sync(docs, files, kept)
-    pagestate.write(docs / pagestate.FILE, pagestate.PageState.of(context, notes, docs))
+    pagestate.remember(store, pagestate.PageState.of(context, notes))
     return counts
 
 
