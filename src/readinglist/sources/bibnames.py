@@ -17,6 +17,8 @@ from .warned import Warned
 
 _ET_AL = re.compile(r"^(?:others|\{?et\.?[\s~]+al\.?\}?)$", re.I)
 _DOUBLED_AND = re.compile(r"^and\s+", re.I)
+_AMPERSAND = re.compile(r"^(?:\{?\\?&\}?|and)\s+", re.I)  # "& Gann", "{\&} Gann", "and Gann"
+_INITIALS = re.compile(r"(?:[A-Z]\.?[\s-]*){1,4}")  # "M", "N.", "D. M.", "J.-P."
 _TRAILING_ET_AL = re.compile(r"[\s,~]+et[\s~]+al\.?$", re.I)
 
 
@@ -47,11 +49,15 @@ def names(value: str) -> tuple[tuple[str, ...], bool]:
 def comma_listed(name: str) -> list[str]:
     """The names of a list written with commas instead of "and" (``Weiyi Peng, Jie Qing Chen,
     Chengwen Liu``, as a real Mendeley export has it), or [] if ``name`` is not one: four parts or
-    more, each a given name and a family name but at most one (a list cut short ends "..., Za")."""
-    parts = [part.strip() for part in biblatex.split_top_level(name, ",")]
+    more, each a given name and a family name but at most one (a list cut short ends "..., Za");
+    or a reference's list, family names and initials by turns ("Dodgson, M, Philips, N., & Gann,
+    D. M.", as a JabRef file has it)."""
+    parts = [_AMPERSAND.sub("", part.strip()) for part in biblatex.split_top_level(name, ",")]
     parts = [part for part in parts if part]
     if len(parts) < 3 or len(biblatex.split_top_level(name, ",")) <= 3:
         return []
+    if len(parts) % 2 == 0 and all(_INITIALS.fullmatch(part) for part in parts[1::2]):
+        return [f"{family}, {initials}" for family, initials in zip(parts[::2], parts[1::2], strict=True)]
     return parts if sum(len(part.split()) < 2 for part in parts) <= 1 else []
 
 
