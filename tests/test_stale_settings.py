@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SEEDS, copy_seeds
+from conftest import SEEDS, build_site, copy_seeds
 from readinglist.config import CONFIG_FILE, Config, load_config
 from readinglist.site import generate
 from readinglist.site.fingerprint import STAMP
@@ -254,3 +254,22 @@ def test_a_changed_setting_is_never_served_stale(name: str, built: Built, tmp_pa
 @pytest.mark.parametrize("name", list(INPUTS))
 def test_a_changed_input_is_never_served_stale(name: str, built: Built, tmp_path: Path) -> None:
     check(INPUTS[name], built, tmp_path, inert=name in INERT)
+
+
+def _html(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*.html")}
+
+
+def test_a_site_rebuilt_after_a_setting_and_a_note_changed_is_a_clean_build(tmp_path: Path) -> None:
+    """Through Sphinx too: the incremental build's HTML is a clean build's, page for page."""
+    edits = [_setting("related_top_k", 1), INPUTS["note: status"]]
+    root = copy_seeds(tmp_path / "incremental")
+    build_site(root, "--no-search")
+    for edit in edits:
+        edit(root)
+    got = _html(build_site(root, "--no-search"))
+    clean = copy_seeds(tmp_path / "clean")
+    for edit in edits:
+        edit(clean)
+    want = _html(build_site(clean, "--no-search"))
+    assert not _diff(got, want), f"served stale, unlike a clean build: {_diff(got, want)}"
