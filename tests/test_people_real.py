@@ -122,3 +122,22 @@ def test_a_short_form_needs_a_co_author_not_a_journal() -> None:
     assert people(apart).ids["Zhang, Hong"] != people(apart).ids["Zhang, Hongxin"]
     joined = [_work("j1", "Quick, Josh", "Loman, Nicholas J."), _work("j2", "Quick, Joshua", "Loman, Nicholas J.")]
     assert people(joined).ids["Quick, Josh"] == people(joined).ids["Quick, Joshua"]
+
+
+def test_one_conference_series_is_one_venue_whatever_its_year() -> None:
+    """Blaisorblade's Zotero library: "A. W. Appel" at the 16th POPL and "Andrew W. Appel" at the
+    34th (its proceedings titled two ways) share a venue; a journal of another name is none."""
+    popl16 = (
+        "Proceedings of the 16th {{ACM SIGPLAN}}-{{SIGACT Symposium}} on {{Principles}} of {{Programming Languages}}"
+    )
+    popl34 = (
+        "Proceedings of the 34th {{Annual ACM SIGACT}}-{{SIGPLAN Symposium}} on {{Principles}} of "
+        "{{Programming Languages}}"
+    )
+    works = [_work("a1", "Appel, A. W.", venue=popl16), _work("a2", "Appel, Andrew W.", venue=popl34)]
+    assert len({people(works).ids[n] for n in ("Appel, A. W.", "Appel, Andrew W.")}) == 1
+    other = [
+        _work("a1", "Appel, A. W.", venue=popl16),
+        _work("a2", "Appel, Andrew W.", venue="Information and Control"),
+    ]
+    assert len({people(other).ids[n] for n in ("Appel, A. W.", "Appel, Andrew W.")}) == 2

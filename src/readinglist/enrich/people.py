@@ -17,6 +17,7 @@ evidence, ``[[different]] authors = [...]`` keeps them apart whatever it.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -32,6 +33,10 @@ VENUE_FIELDS = ("journal", "journaltitle", "booktitle", "eventtitle")
 # Venues that say where a paper was posted, not where it was accepted: sharing one says nothing.
 POSTED = ("arxiv", "corr", "preprint", "rxiv", "ssrn", "openreview", "submitted")
 NO_EVIDENCE = "no co-author, venue or topic in common"
+# What tells one year's proceedings from the next: its number, year, and words around them.
+_EDITION = re.compile(r"\d+(?:st|nd|rd|th)?")
+_ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth"
+_SERIES_NOISE = frozenset(f"proceedings proc of the annual in on and for {_ORDINALS}".split())
 # Co-authors written two ways ("V. N. Vapnik", "Vladimir Vapnik") are one once joined: the
 # evidence is weighed again after each round of joins, at most this many rounds.
 ROUNDS = 3
@@ -146,7 +151,15 @@ def _venues(work: Work) -> Iterable[str]:
     for name, value in work.extra:
         venue = norm(value) if name in VENUE_FIELDS else ""
         if venue and not any(word in venue for word in POSTED):
-            yield venue
+            yield venue_series(venue)
+
+
+def venue_series(venue: str) -> str:
+    """A normalised venue without what changes from one year to the next: "Proceedings of the 16th
+    ACM SIGPLAN-SIGACT Symposium on Principles of Programming Languages" and "... of the 34th Annual
+    ACM SIGACT-SIGPLAN ..." are one series (the words sorted: the two SIGs come in either order)."""
+    words = {w for w in venue.split() if w not in _SERIES_NOISE and not _EDITION.fullmatch(w)}
+    return " ".join(sorted(words)) if len(words) >= 2 else venue
 
 
 def _candidates(parts: dict[str, NameParts]) -> Iterable[tuple[str, str]]:
