@@ -22,15 +22,14 @@ complete file. Unpickling runs no code a person could not already run: docs/conf
 from __future__ import annotations
 
 import dataclasses
-import gc
 import hashlib
 import pickle
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
+from .memory import collector_paused
 from .store import storefile
 from .writer import write_bytes_if_changed
 
@@ -148,18 +147,3 @@ def _entry(value: object) -> bool:
     if not isinstance(value, tuple) or len(value) != 3:
         return False
     return all(isinstance(v, t) for v, t in zip(value, (str, str, bytes), strict=True))
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """No garbage collection while a result is unpickled: every object it makes is kept, and the
-    collector's passes over them took half of the time (the library at 10,000 works: 0.68 s to
-    0.30 s). Re-enabled, the collector walks those objects once: a pause moves that one
-    collection, it saves the others."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()

@@ -6,7 +6,6 @@ changed: scikit-learn alone takes a second to import, most of a rebuild after a 
 
 from __future__ import annotations
 
-import gc
 import os
 import threading
 from collections.abc import Iterator
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Literal
 from .. import cache
 from ..config import Config
 from ..errors import Code, ReadingListError
+from ..memory import keep_loaded
 from ..model import Note
 from ..render import registry
 from ..render.links import plural
@@ -127,9 +127,8 @@ def run(config: Config, force: bool = False, allow_empty: bool = False, own_proc
     every paper page: refused unless ``allow_empty`` (or there are no paper pages to lose).
     ``force`` renders every file from a freshly built library, whatever the caches hold.
     ``own_process``: the process is the command line's, so the library the caches load is put out
-    of the garbage collector's reach (``gc.freeze``; refcounting still frees it): the collector
-    walked the 10,000-work library again and again, 0.5 s of a status change's generate. Never
-    under Sphinx: a plain sphinx-build's collector is not ours to tune (sphinx_ext/memory.py).
+    of the garbage collector's reach (readinglist.memory.keep_loaded). Never under Sphinx: a
+    plain sphinx-build's collector is not ours to tune (sphinx_ext/memory.py).
     """
     owned = read_manifest(config.docs_path)
     remove_interrupted_writes(config.docs_path, owned | STATE_FILES | set(REPLACED))
@@ -148,7 +147,7 @@ def run(config: Config, force: bool = False, allow_empty: bool = False, own_proc
     if built:
         store.save()  # a render killed halfway loses no enrichment
     if own_process:
-        gc.freeze()
+        keep_loaded()
     library = enriched.library
     if not library.papers and not allow_empty:
         _refuse_empty(config, owned)
