@@ -10,11 +10,12 @@ added to the record is in the key without anyone writing it there.
 
 Each kind holds one result, the last made (a kind is one step of the generate: the library, the
 per-work results, the rendered files' memo). All of them live in ``docs/.readinglist-cache.pickle``:
-a magic line, then a pickled ``{kind: (key, SHA-256 of the result's bytes, pickled result)}``.
-A result is checked against its digest and unpickled only when asked for, with the collector
-paused; a result not asked for is written back as the bytes it was read as, unread. The file is
-a shortcut, never trusted: a file that does not unpickle, or a key, digest or type that does not
-match, is a miss, and the result is made again. It is written atomically (``readinglist.writer``) by
+a magic line, a JSON line indexing the results (``[kind, key, SHA-256, length]`` each), then
+each result pickled, one after the other. A result is checked against its digest and unpickled
+only when asked for, with the collector paused; a result not asked for is written back as the
+bytes it was read as, unread and uncopied. The file is a shortcut, never trusted: a file whose
+index or length does not hold, or a key, digest or type that does not match, is a miss, and the
+result is made again. It is written atomically (``readinglist.writer``) by
 the generate that holds the build lock, so a killed or concurrent build leaves the last
 complete file. Unpickling runs no code a person could not already run: docs/conf.py is Python too.
 """
@@ -23,20 +24,21 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import pickle
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
 from .memory import collector_paused
 from .store import storefile
 from .writer import write_bytes_if_changed
 
 T = TypeVar("T")
-Entry = tuple[str, str, bytes]  # a result's key, the SHA-256 of its pickled bytes, those bytes
+Entry = tuple[str, str, bytes | memoryview]  # a result's key, the SHA-256 of its pickled bytes, those bytes
 FILE = ".readinglist-cache.pickle"  # relative to docs/
-MAGIC = b"readinglist-cache 1\n"  # the format; a new one makes every older file a miss
+MAGIC = b"readinglist-cache 2\n"  # the format; a new one makes every older file a miss
 PACKAGE = Path(__file__).resolve().parent
 
 
@@ -123,27 +125,37 @@ class Store:
         """Write the file if a result changed; not flushed to disk: a torn file fails its digest."""
         if self.entries == self.read:
             return
-        payload = pickle.dumps(self.entries, protocol=pickle.HIGHEST_PROTOCOL)
-        write_bytes_if_changed(self.path, MAGIC + payload, durable=False)
+        index = [[kind, key, sha, len(data)] for kind, (key, sha, data) in self.entries.items()]
+        parts = [MAGIC, json.dumps(index).encode() + b"\n", *(data for _, _, data in self.entries.values())]
+        # Not compared with the file first: a result changed (12 MB read for nothing at 1,000 works).
+        write_bytes_if_changed(self.path, b"".join(parts), durable=False, compare=False)
         self.read = dict(self.entries)
 
 
 def _entries(path: Path) -> dict[str, Entry]:
+    """Each result's key, digest and bytes, as slices of the file read once (not copied)."""
     try:
-        data = path.read_bytes()
+        data = memoryview(path.read_bytes())
     except OSError:
         return {}
-    if not data.startswith(MAGIC):
-        return {}  # another format
+    end = bytes(data[len(MAGIC) : len(MAGIC) + 65536]).find(b"\n")  # the index: a line of JSON
+    if bytes(data[: len(MAGIC)]) != MAGIC or end < 0:
+        return {}  # another format, or no index
     try:
-        found = pickle.loads(data[len(MAGIC) :])  # strings and bytes: no object graph to pause the collector for
-    except Exception:  # a truncated or altered file
+        index = json.loads(bytes(data[len(MAGIC) : len(MAGIC) + end]))
+    except ValueError:
         return {}
-    valid = isinstance(found, dict) and all(_entry(v) for v in found.values())
-    return found if valid else {}
+    at, found = len(MAGIC) + end + 1, dict[str, Entry]()
+    for row in index if isinstance(index, list) else [None]:
+        if not _row(row):
+            return {}
+        kind, key, sha, size = row
+        found[kind] = (key, sha, data[at : at + size])
+        at += size
+    return found if at == len(data) else {}  # a truncated or lengthened file: nothing trusted
 
 
-def _entry(value: object) -> bool:
-    if not isinstance(value, tuple) or len(value) != 3:
+def _row(row: object) -> TypeGuard[list[Any]]:
+    if not isinstance(row, list) or len(row) != 4:
         return False
-    return all(isinstance(v, t) for v, t in zip(value, (str, str, bytes), strict=True))
+    return all(isinstance(v, t) for v, t in zip(row, (str, str, str, int), strict=True)) and row[3] >= 0

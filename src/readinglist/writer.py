@@ -54,13 +54,15 @@ def write_bytes_if_changed(
     check: Callable[[], object] | None = None,
     *,
     keep_owner: bool = False,
+    compare: bool = True,
 ) -> bool:
-    """:func:`write_if_changed` for bytes (the enrichment cache is a pickle, not text)."""
+    """:func:`write_if_changed` for bytes (the generator's cache is a pickle, not text);
+    ``compare=False``: the caller knows the bytes changed, so the file is not read first."""
     # A link's target is written, not the link replaced by a file: refs.bib may be a link into
     # a synced folder, whose copy must be the one that changes.
     path = path.resolve() if path.is_symlink() else path
     try:
-        if path.read_bytes() == data:
+        if compare and path.read_bytes() == data:
             return False
     except FileNotFoundError:
         pass
