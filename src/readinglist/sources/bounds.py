@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from pybtex.database.input.bibtex import LowLevelParser
 from pybtex.scanner import PybtexSyntaxError
 
+from ..compat import PybtexScanner
 from ..model import RawRecord, ReadResult, Skip
 
 MAX_VALUE = 1 << 20  # characters: one BibTeX value (a field, an @string) after macro expansion, one name list
@@ -81,7 +81,7 @@ class RefusedMacro(TooLarge):
         self.refused_line = line
 
 
-class BoundedValues(LowLevelParser):  # type: ignore[misc]
+class BoundedValues(PybtexScanner):  # type: ignore[misc]
     """pybtex's scanner with every value and the macros' expansion bounded (mixed in before ``LowLevelParser``).
 
     ``refused`` maps each refused macro (lower case) to its line, shared with the scanners of the same file.

@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-import pybtex.errors
 from pybtex.database import BibliographyData, BibliographyDataError, Entry, Person
 from pybtex.database.input.bibtex import DuplicateField
 from pybtex.exceptions import PybtexError
 from pybtex.scanner import PybtexSyntaxError
 
 from ..bibsyntax import Chunk, append_fields, field_lines, split_chunks, stray_line, unclosed_entry_line
+from ..compat import pybtex_strict
 from ..errors import Code, ReadingListError, not_utf8
 from ..model import Skip, Work
 from ..sources import biblatex
@@ -218,9 +218,9 @@ def _check_stray_text(chunks: list[Chunk], label: str) -> None:
 
 
 def _parse(text: str, label: str, chunks: list[Chunk]) -> BibliographyData:
-    pybtex.errors.set_strict_mode(True)
     try:
-        return StoreParser().parse_string(text)
+        with pybtex_strict():
+            return StoreParser().parse_string(text)
     except TooLarge as exc:  # a macro bomb, or a value past the bounds: not a syntax error of the user's
         message = getattr(exc, "message", None) or str(exc)
         raise ReadingListError(message, label, getattr(exc, "lineno", None), code=Code.TOO_LARGE) from None

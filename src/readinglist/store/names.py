@@ -12,8 +12,9 @@ from typing import Any
 
 from pybtex.bibtex.utils import split_name_list
 from pybtex.database import BibliographyData, Person
-from pybtex.database.input.bibtex import LowLevelParser, Parser
+from pybtex.database.input.bibtex import Parser
 
+from ..compat import PybtexScanner, parse_with
 from ..latex import to_text
 from ..sources.biblatex import extended_name, is_extended_name
 from ..sources.bounds import BoundedValues
@@ -49,7 +50,7 @@ def is_others(person: Person) -> bool:
     return " ".join(plain.replace("~", " ").strip("{}").split()).rstrip(".").lower() in ("others", "et al")
 
 
-class _BoundedScanner(BoundedValues, LowLevelParser):  # type: ignore[misc]
+class _BoundedScanner(BoundedValues, PybtexScanner):  # type: ignore[misc]
     """pybtex's scanner with its values and macro expansion bounded (``sources.bounds``)."""
 
 
@@ -61,23 +62,9 @@ class StoreParser(Parser):  # type: ignore[misc]  # pybtex has no type hints
     """
 
     def parse_string(self, text: str) -> BibliographyData:
-        """pybtex's ``Parser.parse_string`` (0.24), with the bounded scanner in place of ``LowLevelParser``."""
-        self.unnamed_entry_counter = 1
-        self.command_start = 0
-        scanner = _BoundedScanner(
-            text,
-            keyless_entries=self.keyless_entries,
-            handle_error=self.handle_error,
-            want_entry=self.data.want_entry,
-            filename=self.filename,
-            macros=self.macros,
-        )
-        for entry_type, body in scanner:
-            if entry_type.lower() == "preamble":
-                self.process_preamble(*body)
-            elif entry_type.lower() != "string":
-                self.process_entry(entry_type, *body)
-        return self.data
+        """pybtex's ``Parser.parse_string``, with the bounded scanner in place of ``LowLevelParser``."""
+        result: BibliographyData = parse_with(self, _BoundedScanner, text)
+        return result
 
     def process_entry(self, entry_type: str, key: str | None, fields: list[tuple[str, Any]]) -> None:
         converted = []

@@ -13,13 +13,13 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-import pybtex.errors
 from pybtex.database import Entry
 from pybtex.database.input.bibtex import DuplicateField, month_names
 from pybtex.exceptions import PybtexError
 from pybtex.scanner import PybtexSyntaxError
 
 from ..bibsyntax import Chunk, split_chunks, stray_line
+from ..compat import pybtex_strict
 from ..model import Skip
 from .bibfile import ENTRY_TYPES, BibFile
 from .names import StoreParser
@@ -88,10 +88,10 @@ def _resynced_chunks(text: str, label: str) -> tuple[list[Chunk], list[Skip]]:
 
 def _parse_entry(chunk: Chunk, macros: dict[str, str]) -> tuple[Entry | None, str]:
     """The chunk's entry, or None and why it cannot be read."""
-    pybtex.errors.set_strict_mode(True)
     parser = StoreParser(macros=macros)
     try:
-        data = parser.parse_string(chunk.text)
+        with pybtex_strict():
+            data = parser.parse_string(chunk.text)
     except DuplicateField as exc:
         return None, f"duplicate {str(exc).rsplit(' ', 2)[-2].lower()!r} field"
     except PybtexSyntaxError as exc:
