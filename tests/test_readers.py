@@ -13,7 +13,7 @@ from pybtex.database import Person
 
 from readinglist.errors import Code, ReadingListError
 from readinglist.model import RawRecord, ReadResult
-from readinglist.sources import READERS, read_dump, read_source
+from readinglist.sources import FORMATS, READERS, read_dump, read_source
 from readinglist.sources.fields import to_biblatex, to_bibtex
 
 EXPORTS = Path(__file__).parent / "fixtures" / "exports"
@@ -396,5 +396,5 @@ def _read_cleanly(path: Path) -> None:
 
 def test_every_reader_has_the_interface() -> None:
     for reader in READERS:
-        assert reader.KIND in {"bibtex", "csl-json", "profile"}
+        assert reader.KIND in {f.kind for f in FORMATS}
         assert callable(reader.looks_like) and callable(reader.read)

@@ -4,7 +4,7 @@ with a stored copy under tests/fixtures/pages/ (same paths as under docs/).
 A change to a page's MyST fails here with the diff; when the change is meant, ``pytest
 --update-fixtures`` rewrites the stored copies and ``git diff tests/fixtures`` shows what changed.
 A new kind of page (render/registry.py) fails ``test_every_page_kind_has_a_stored_sample`` until
-it gets a row in SAMPLES.
+its row in KINDS names a ``sample``.
 """
 
 from __future__ import annotations
@@ -15,22 +15,12 @@ import pytest
 
 from conftest import FIXTURES, Stored, copy_seeds
 from readinglist.config import load_config
-from readinglist.render.registry import BY_NAME, KINDS
+from readinglist.render.registry import BY_NAME, KINDS, samples
 from readinglist.site import generate
 
 PAGES = FIXTURES / "pages"
-# One page of each kind that the generator writes as MyST; the richest where there is a choice
-# (a paper with a note, a topic with subtopics, the initial of the author with a chart).
-SAMPLES = {
-    "landing page": "index.md",
-    "paper": "papers/lin2020dapple.md",
-    "topic": "topics/ml-systems.md",
-    "author": "authors/l.md",
-    "year list": "years.md",
-    "reading queue": "queue.md",
-    "tag": "tags/pipeline-parallelism.md",
-    "bibliography": "bibliography.md",
-}
+# One page of each kind that the generator writes as MyST: the ``sample`` of its row in KINDS.
+SAMPLES = samples()
 # The sample paper's data file: its related lists and graph, which its page's blocks name.
 DATA_SAMPLE = "related/lin2020dapple.json"
 

@@ -12,7 +12,8 @@ import re
 from pathlib import PurePosixPath
 
 from ..latex import to_text
-from ..model import SOURCE_KINDS, SourceRef, Work
+from ..model import SourceRef, Work
+from ..sources import kind_name
 from .accessors import SAFE_DOI as SAFE_DOI
 from .accessors import SAFE_EPRINT as SAFE_EPRINT
 from .accessors import SAFE_URL as SAFE_URL
@@ -78,7 +79,7 @@ def source(work: Work) -> Md:
 
 
 def _one_source(ref: SourceRef) -> str:
-    label = SOURCE_KINDS.get(ref.kind, ref.kind)
+    label = kind_name(ref.kind)  # the import formats' table, then model.SOURCE_KINDS
     where = f"{PurePosixPath(public_file(ref.file)).name}:{ref.line}"
     if ref.kind == "profile":
         text = f"{label} of {ref.owner} ({where})" if ref.owner else f"{label} ({where})"

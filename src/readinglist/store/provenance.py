@@ -13,7 +13,8 @@ import re
 from dataclasses import replace
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-from ..model import SOURCE_KINDS, SourceRef, Work
+from ..model import SourceRef, Work
+from ..sources import kinds
 
 _PROVENANCE = re.compile(
     r"^(?P<file>.+?):(?P<line>\d+)(?:\s+\{(?P<kind>[a-z-]+)\})?(?:\s+\((?P<owner>[^)]*)\))?"
@@ -35,7 +36,7 @@ def parse_provenance(value: str) -> tuple[SourceRef, ...]:
     for part in value.split(";"):
         match = _PROVENANCE.match(" ".join(part.split()))
         if match:
-            kind = match["kind"] if match["kind"] in SOURCE_KINDS else "profile"
+            kind = match["kind"] if match["kind"] in kinds() else "profile"
             refs.append(SourceRef(match["file"], int(match["line"]), match["owner"] or "", match["why"] or "", kind))
     return tuple(refs)
 
