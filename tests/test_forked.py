@@ -17,11 +17,12 @@ from typing import Any, NoReturn
 import pytest
 
 from conftest import copy_seeds, generate_in_a_process
+from readinglist import cache
 from readinglist.config import load_config
 from readinglist.render import registry
 from readinglist.render.memo import Done
 from readinglist.render.notes import load_notes
-from readinglist.site import assemble, child, libcache, rendercache
+from readinglist.site import assemble, child
 from readinglist.site.assemble import build_library
 
 pytestmark = pytest.mark.skipif(not child.can_fork(), reason="the helper is forked: Linux only")
@@ -76,8 +77,8 @@ def _render(site: tuple[Any, ...], parallel: bool) -> tuple[dict[str, str], dict
     """Every file and the memo a render leaves, with or without the helper."""
     config, library, notes, bibtex = site
     files = assemble.site_files(config, library, notes, bibtex, [], memo="write", parallel=parallel)
-    path = config.docs_path / rendercache.FILE
-    return files, rendercache.load(path, rendercache.key(config))
+    key = cache.key_of(assemble.RENDER, assemble.settings(config))
+    return files, cache.Store.open(config.docs_path).get(assemble.RENDER, key, dict) or {}
 
 
 def test_a_render_split_with_the_helper_is_the_render_of_one_process(
@@ -134,11 +135,11 @@ def test_only_the_command_line_forks_a_helper_and_only_for_a_changed_library(
     for own, built, forks in ((True, True, "2"), (True, False, "0"), (False, True, "0")):
         (root / "docs" / ".readinglist-inputs").unlink(missing_ok=True)  # generate again
         if built:
-            (root / "docs" / libcache.FILE).unlink(missing_ok=True)  # and enrich again
+            (root / "docs" / cache.FILE).unlink(missing_ok=True)  # and enrich again
         assert generate_in_a_process(root, own, counting, "len(forks)") == ["0", forks]
 
 
-def _enriched(tmp_path: Path, seed_bib_text: str, name: str, parallel: bool) -> libcache.Enriched:
+def _enriched(tmp_path: Path, seed_bib_text: str, name: str, parallel: bool) -> assemble.Enriched:
     """The seeds with a broken entry (a skip) and a pasted duplicate (a fold) added, enriched."""
     root = copy_seeds(tmp_path / name, refs=False)
     kind, rest = seed_bib_text.split("\n@")[1].split("{", 1)

@@ -21,6 +21,7 @@ from pybtex.database.input.bibtex import Parser
 
 from conftest import copy_seeds
 from hostile_kit import FRAGMENTS
+from readinglist.cache import Store, key_of
 from readinglist.chars import strip_unsafe
 from readinglist.config import load_config
 from readinglist.model import Brief, Library, Work
@@ -34,8 +35,7 @@ from readinglist.render.links import one_line
 from readinglist.render.notes import read_note
 from readinglist.render.paper import paper_page
 from readinglist.site import generate
-from readinglist.site.assemble import build_library
-from readinglist.site.manifest import MANIFEST
+from readinglist.site.assemble import CITATIONS, build_library
 
 ABOUT = "{dropdown} About this record"
 
@@ -62,7 +62,9 @@ def _split(page: str) -> tuple[str, str]:
 # --- maintainer hints are out of the reader's way ------------------------------------------------
 
 
-def test_every_seed_page_keeps_maintainer_hints_in_the_collapsed_block(seeds: tuple[Library, dict[str, str]]) -> None:
+def test_every_seed_page_keeps_maintainer_hints_in_the_collapsed_block(
+    seeds: tuple[Library, dict[str, str]],
+) -> None:
     library, _ = seeds
     keys = {p.key for p in library.papers}
     for paper in library.papers:
@@ -91,7 +93,9 @@ def test_a_working_title_is_marked_for_readers_and_explained_to_the_maintainer(
     assert "Set title in refs\\.bib" in about
 
 
-def test_the_source_is_named_in_reader_words(seeds: tuple[Library, dict[str, str]]) -> None:
+def test_the_source_is_named_in_reader_words(
+    seeds: tuple[Library, dict[str, str]],
+) -> None:
     reader, about = _split(_page(seeds, "lin2019c3"))
     assert "**Source:** author profile of Wei Lin\n" in reader
     assert "author profile of Wei Lin \\(wei\\-lin\\.txt\\:" in about
@@ -130,7 +134,9 @@ def _menu(markdown: str) -> list[tuple[str, str, str]]:
     return [(tab["label"], tab["lexer"], tab["text"]) for tab in tabs]
 
 
-def test_topics_name_the_subtopics_a_paper_is_in(seeds: tuple[Library, dict[str, str]]) -> None:
+def test_topics_name_the_subtopics_a_paper_is_in(
+    seeds: tuple[Library, dict[str, str]],
+) -> None:
     library, _ = seeds
     placed = [p for p in library.papers if p.subtopics]
     assert placed, "the seed taxonomy has subtopics"
@@ -144,7 +150,9 @@ def library_title(library: Library, topic_id: str) -> str:
     return next(md_text(s.title) for t in library.topics for s in t.subtopics if s.id == topic_id)
 
 
-def test_the_cite_menu_offers_bibtex_plain_text_and_markdown(seeds: tuple[Library, dict[str, str]]) -> None:
+def test_the_cite_menu_offers_bibtex_plain_text_and_markdown(
+    seeds: tuple[Library, dict[str, str]],
+) -> None:
     library, bibtex = seeds
     page = _page(seeds, "lin2020dapple")
     menu = re.search(r"^(`+)\{readinglist-cite\}.*?^\1$", page, re.S | re.M)
@@ -170,9 +178,15 @@ def test_the_cite_menu_offers_bibtex_plain_text_and_markdown(seeds: tuple[Librar
     assert tabs[2][2] == clean(formatted.text.render_as("markdown"))
 
 
-def test_markdown_links_the_doi_and_arxiv_id(seeds: tuple[Library, dict[str, str]]) -> None:
+def test_markdown_links_the_doi_and_arxiv_id(
+    seeds: tuple[Library, dict[str, str]],
+) -> None:
     library, _ = seeds
-    work = replace(library.by_key()["lin2019c3"].work, doi="10.1145/3458817.3476145", eprint="1905.12345")
+    work = replace(
+        library.by_key()["lin2019c3"].work,
+        doi="10.1145/3458817.3476145",
+        eprint="1905.12345",
+    )
     tabs = dict((label, text) for label, _, text in _menu(cite_menu(cite.citation(work, {}, ""))))
     assert "BibTeX" not in tabs  # no text, no tab
     assert "[doi:10\\.1145/3458817\\.3476145](https://doi.org/10.1145/3458817.3476145)" in tabs["Markdown"]
@@ -187,7 +201,16 @@ def test_a_format_is_one_row_of_the_table(monkeypatch: pytest.MonkeyPatch) -> No
     assert tabs == [("BibTeX", "bibtex", "@misc{k1,\n}"), ("Key", "text", "k1")]
 
 
-FENCES = ["````", "`````{tab-item} X", "\n```\n", "\n:::\n", "\n~~~", "\u2028", "\r", '"}\n{"label": "X"']
+FENCES = [
+    "````",
+    "`````{tab-item} X",
+    "\n```\n",
+    "\n:::\n",
+    "\n~~~",
+    "\u2028",
+    "\r",
+    '"}\n{"label": "X"',
+]
 texts = st.lists(st.one_of(st.text(max_size=16), st.sampled_from(FRAGMENTS + FENCES)), max_size=8).map("".join)
 
 
@@ -211,39 +234,31 @@ def _references(work: Work) -> tuple[str, str]:
     return found.plain, found.markdown
 
 
-def test_formatted_references_are_kept_between_generates(tmp_path: Path) -> None:
+def test_formatted_references_are_kept_between_generates() -> None:
     work = Work("k", "A Title", authors=("Ada Lovelace",), year=1843, entry_type="misc")
     fresh = _references(work)
     assert fresh[0] == "Ada Lovelace. A Title. 1843."
-    path = tmp_path / citecache.FILE
-    with citecache.kept(path) as cited:
+    with citecache.kept({}) as cited:
         assert _references(work) == fresh
-        path.write_text(cited.text(), encoding="utf-8")
-    stored = json.loads(path.read_text(encoding="utf-8"))
-    [key] = stored["entries"]
-    stored["entries"][key] = ["kept", "kept too", "kept ACL"]  # what the next generate finds is what it serves
-    path.write_text(json.dumps(stored), encoding="utf-8")
-    with citecache.kept(path) as cited:
+        [key] = cited.used
+    stored = {key: ["kept", "kept too", "kept ACL"]}  # what the next generate finds is what it serves
+    with citecache.kept(stored) as cited:
         assert _references(work) == ("kept", "kept too")
-        assert json.loads(cited.text())["entries"] == stored["entries"]
+        assert cited.used == stored
     assert _references(work) == fresh  # outside a generate: no cache
-    path.write_text("{not json", encoding="utf-8")
-    with citecache.kept(path):
-        assert _references(work) == fresh  # an unreadable cache is formatted again
-    path.write_text(json.dumps(stored | {"stamp": "another pybtex"}), encoding="utf-8")
-    with citecache.kept(path):
-        assert _references(work) == fresh  # and so is one another version wrote
 
 
 def test_a_generate_keeps_the_references_it_used(tmp_path: Path) -> None:
     config = load_config(copy_seeds(tmp_path / "seeds"))
     generate.run(config)
-    stored = json.loads((config.docs_path / citecache.FILE).read_text(encoding="utf-8"))
-    assert len(stored["entries"]) == 28
-    assert citecache.FILE in json.loads((config.docs_path / MANIFEST).read_text(encoding="utf-8"))["files"]
+    key = key_of(CITATIONS, citecache.versions())  # a new pybtex or citeproc-py: another key
+    kept = Store.open(config.docs_path).get(CITATIONS, key, dict)
+    assert kept is not None and len(kept) == 28
 
 
-def test_problem_approach_and_result_come_before_the_abstract(seeds: tuple[Library, dict[str, str]]) -> None:
+def test_problem_approach_and_result_come_before_the_abstract(
+    seeds: tuple[Library, dict[str, str]],
+) -> None:
     """Issue 14: the three lines lead the summary; the abstract follows in a dropdown that
     starts open (readinglist-a11y.js closes it on a phone's screen)."""
     reader, _ = _split(_page(seeds, "gaovacl"))
@@ -255,7 +270,11 @@ def test_problem_approach_and_result_come_before_the_abstract(seeds: tuple[Libra
     assert md_text("Improving weight sparsity is a common strategy") in dropdown
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(texts)
 def test_summary_lines_are_escaped_on_pages_and_cards(seeds: tuple[Library, dict[str, str]], text: str) -> None:
     library, bibtex = seeds

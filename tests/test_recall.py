@@ -10,11 +10,12 @@ import numpy as np
 import pytest
 
 from conftest import copy_seeds
+from readinglist import cache
 from readinglist.config import load_config
 from readinglist.enrich import similarity
 from readinglist.enrich.recall import Recall
 from readinglist.render.notes import load_notes
-from readinglist.site import assemble, libcache
+from readinglist.site import assemble
 
 
 def test_a_result_is_served_for_the_same_call_only() -> None:
@@ -57,9 +58,14 @@ def test_generate_keeps_them_under_the_taxonomy_and_the_code(tmp_path: Path, see
     (root / "refs.bib").write_text(seed_bib_text, encoding="utf-8")
     config = load_config(root)
     assemble.enrichment(config, load_notes(config.notes_path))
-    assert libcache.load_recall(config)
+
+    def recalled() -> object:
+        key = cache.key_of(assemble.RECALL, config.taxonomy_path)
+        return cache.Store.open(config.docs_path).get(assemble.RECALL, key, dict)
+
+    assert recalled()
     config.taxonomy_path.write_text(config.taxonomy_path.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
-    assert libcache.load_recall(config) == {}
+    assert recalled() is None
 
 
 def test_a_texts_terms_are_served_and_the_corpus_is_the_one_analysed_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
