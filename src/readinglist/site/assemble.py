@@ -26,7 +26,7 @@ from ..slugs import slugs
 from ..store import bibfile
 from ..store.identity import load_rules
 from . import child
-from .fingerprint import settings
+from .fingerprint import settings as settings  # the render memo's key, named here too (test_forked)
 from .manifest import RECORDS
 from .pasted import fold_duplicates
 from .records import records_json
