@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from conftest import SEEDS, build_site, copy_seeds
+from readinglist import cache
 from readinglist.config import CONFIG_FILE, Config, load_config
 from readinglist.site import generate
 from readinglist.site.fingerprint import STAMP
@@ -109,6 +110,7 @@ def _append(rel: str, text: str) -> Edit:
 
 
 NOTE = f"docs/notes/{DAPPLE}.md"
+SYNCED = {"items": {"ABCD2345": {"notes": {"N1": "<p>A synced note.</p>"}}}, "attachments": {}}  # fetch/zotero_state
 INPUTS: dict[str, Edit] = {
     "refs.bib: a title": _replace("refs.bib", "{DAPPLE}: A", "{DAPPLE}, renamed: A"),
     "refs.bib: an abstract": _replace("refs.bib", "It is a challenging task", "It is a hard task"),
@@ -126,6 +128,8 @@ INPUTS: dict[str, Edit] = {
     "note: body": _append(NOTE, "\nOne more thought.\n"),
     "note: new": _write(f"docs/notes/{NO_NOTE}.md", "---\nstatus: to-read\ntags: [queue me]\n---\nLater.\n"),
     "note: deleted": _delete(NOTE),
+    "zotero-notes.json: a synced note": _write("conf/zotero-notes.json", json.dumps(SYNCED)),
+    "zotero.toml: a colour's field": _write("conf/zotero.toml", '[highlights]\nyellow = "Key result"\n'),
     "hand-written page: new": _write("docs/extra.md", "# Extra\n\nA page a person wrote.\n"),
     "hand-written page: deleted": _delete("docs/guide.md"),
 }
@@ -141,6 +145,8 @@ INERT = {  # changes that leave docs/ as it was, and why they are tested anyway
     "author": "read by Sphinx's conf.py, not by generate",
     "identity.toml: a comment": "bytes, not meaning",
     "readinglist.toml: a comment": "bytes, not meaning",
+    "zotero-notes.json: a synced note": "no seed work came from Zotero (tests/test_zotero_site.py shows one)",
+    "zotero.toml: a colour's field": "no seed work came from Zotero",
 }
 
 
@@ -273,3 +279,24 @@ def test_a_site_rebuilt_after_a_setting_and_a_note_changed_is_a_clean_build(tmp_
         edit(clean)
     want = _html(build_site(clean, "--no-search"))
     assert not _diff(got, want), f"served stale, unlike a clean build: {_diff(got, want)}"
+
+
+def test_every_input_file_the_generator_keys_on_has_an_edit_here(
+    built: Built, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file the generator reads into a key (readinglist.cache.read_input) with no edit in
+    ``INPUTS`` (named ``<file name>: ...``) would never be checked for staleness here."""
+    read: set[str] = set()
+    real = cache.read_input
+
+    def recorded(path: Path) -> bytes:
+        read.add(path.name)
+        return real(path)
+
+    monkeypatch.setattr(cache, "read_input", recorded)
+    root = tmp_path / "copy"
+    shutil.copytree(built.root, root)
+    INPUTS["note: status"](root)
+    generate.run(load_config(root))
+    edited = {name.split(":")[0] for name in INPUTS}
+    assert read and read <= edited, f"inputs with no edit in INPUTS: {sorted(read - edited)}"
