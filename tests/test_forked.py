@@ -77,7 +77,7 @@ def _render(site: tuple[Any, ...], parallel: bool) -> tuple[dict[str, str], dict
     """Every file and the memo a render leaves, with or without the helper."""
     config, library, notes, bibtex = site
     files = assemble.site_files(config, library, notes, bibtex, [], memo="write", parallel=parallel)
-    key = cache.key_of(assemble.RENDER, assemble.settings(config))
+    key = assemble.render_key(config)
     return files, cache.Store.open(config.docs_path).get(assemble.RENDER, key, dict) or {}
 
 

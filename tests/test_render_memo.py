@@ -24,8 +24,7 @@ from readinglist.render.notes import load_notes
 from readinglist.render.pages import site_pages
 from readinglist.render.recorder import Recorder
 from readinglist.site import generate
-from readinglist.site.assemble import LIBRARY, RENDER, Enriched, EnrichInputs, build_library
-from readinglist.site.fingerprint import settings
+from readinglist.site.assemble import LIBRARY, RENDER, Enriched, EnrichInputs, build_library, render_key
 
 SITE = {"title": "T", "description": "D"}
 DAPPLE = "lin2020dapple"  # a seed paper with a note (status: read, two tags)
@@ -229,7 +228,7 @@ def test_adding_a_paper_writes_what_a_clean_generate_writes(tmp_path: Path, seed
 def test_a_damaged_memo_is_an_empty_one(tmp_path: Path, seed_bib_text: str) -> None:
     root = _project(tmp_path / "seeds", seed_bib_text)
     generate.run(load_config(root))
-    path, key = root / "docs" / FILE, key_of(RENDER, settings(load_config(root)))
+    path, key = root / "docs" / FILE, render_key(load_config(root))
     assert Store.open(root / "docs").get(RENDER, key, dict)
     data = bytearray(path.read_bytes())
     payload = Store.open(root / "docs").entries[RENDER][2]

@@ -3,7 +3,7 @@ that ``registry.KINDS`` names write, and the landing page's renderer."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 
 from ..chars import strip_unsafe
 from ..model import Library, Note
@@ -16,6 +16,7 @@ from .inputs import Inputs
 from .links import TOPICS, plural, url, year_span
 from .listings import years_page
 from .workflow import progress, recent_block
+from .zotero import Annotations
 
 
 def site_pages(
@@ -28,10 +29,11 @@ def site_pages(
     only: Collection[str] | None = None,
     fixed: dict[str, str] | None = None,
     apart: bool | None = None,
+    zotero: Mapping[str, Annotations] | None = None,
 ) -> dict[str, str]:
     """The arguments are :class:`Inputs`' (render/inputs.py), which each renderer is given;
     ``apart``: only the kinds whose ``apart`` is that (render/registry.py), else every kind."""
-    inputs = Inputs(library, notes, bibtex, site, about, graph, only, fixed)
+    inputs = Inputs(library, notes, bibtex, site, about, graph, only, fixed, zotero or {})
     pages: dict[str, str] = {}
     for renderer in registry.renderers(apart):
         pages.update(renderer(inputs))

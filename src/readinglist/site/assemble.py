@@ -22,11 +22,12 @@ from ..render.memo import Done, Entry, absorb, kept, mark, since
 from ..render.notes import load_notes
 from ..render.pages import library_pages, site_pages
 from ..render.registry import PAPERS
+from ..render.zotero import load as load_zotero
 from ..slugs import slugs
 from ..store import bibfile
 from ..store.identity import load_rules
 from . import child
-from .fingerprint import settings as settings  # the render memo's key, named here too (test_forked)
+from .fingerprint import settings, synced
 from .manifest import RECORDS
 from .pasted import fold_duplicates
 from .records import records_json
@@ -211,7 +212,7 @@ def site_files(
     render/memo.py and render/citecache.py, kept in ``store`` (the generate's cache; else this
     call opens and saves one); ``parallel``: fork a helper for part of the render (:func:`_pages`)."""
     own = store if store is not None or memo == "off" else Store.open(config.docs_path)
-    key, cites = key_of(RENDER, settings(config)), key_of(CITATIONS, citecache.versions())
+    key, cites = render_key(config), key_of(CITATIONS, citecache.versions())
     previous = _memo(own.get(RENDER, key, dict)) if own and memo == "reuse" else {}
     known = _cited(own.get(CITATIONS, cites, dict)) if own else {}
     with kept(previous, config.docs_path, active=memo != "off") as made, citecache.kept(known) as cited:
@@ -227,6 +228,11 @@ def site_files(
         if store is None:
             own.save()
     return files
+
+
+def render_key(config: Config) -> str:
+    """The render memo's key: every setting and the synced Zotero notes pages show."""
+    return key_of(RENDER, settings(config), *synced(config))
 
 
 def _memo(found: dict[str, Entry] | None) -> dict[str, Entry]:
@@ -257,7 +263,9 @@ def _rendered(
     drawing = charts.Settings(config.charts, config.author_chart_min, config.docs_path)
     with charts.drawn(drawing) as drawn:
         pages = None if fixed is None else {rel: text for rel, text in fixed.items() if rel != RECORDS}
+        zotero = load_zotero(config.root)  # the synced notes and highlights (render/zotero.py)
         render = partial(site_pages, library, notes, bibtex, site, about, graph=config.graph, only=only, fixed=pages)
+        render = partial(render, zotero=zotero)
         files = _pages(render, parallel)
         files.update(drawn.files)
     # copied to the site root by the Sphinx extension

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..cache import key_of
 from ..config import CONFIG_FILE, Config
+from ..fetch.zotero_state import CHILDREN, SETTINGS
 from ..model import Note
 from .manifest import MANIFEST, read_manifest
 
@@ -22,7 +23,7 @@ def inputs_fingerprint(config: Config, hand_written: list[str], notes: dict[str,
     """``notes``: every note by slug (``render.notes.load_notes``). A key of the cache's kind
     (readinglist.cache.key_of: the files by their bytes, and the code)."""
     # conf/identity.toml: its [[different]] keys keep pasted entries on pages of their own (site/pasted.py)
-    files = (config.root / CONFIG_FILE, config.bib_path, config.taxonomy_path, config.identity_path)
+    files = (config.root / CONFIG_FILE, config.bib_path, config.taxonomy_path, config.identity_path, *synced(config))
     states = tuple((slug, note_state(note)) for slug, note in sorted(notes.items()))
     return key_of("inputs", *files, states, tuple(hand_written))
 
@@ -31,6 +32,12 @@ def settings(config: Config) -> tuple[tuple[str, object], ...]:
     """Every setting but the root, by name: what the render memo and the page record are kept
     under, so a setting added to ``Config`` is in their keys without being named there."""
     return tuple((f.name, getattr(config, f.name)) for f in fields(config) if f.name != "root")
+
+
+def synced(config: Config) -> tuple[Path, ...]:
+    """The files of the last Zotero sync that pages show (render/zotero.py): its notes and
+    highlights, and which summary field each highlight colour fills. Written by the sync only."""
+    return (config.root / CHILDREN, config.root / SETTINGS)
 
 
 def note_state(note: Note) -> str:

@@ -26,7 +26,7 @@ from ..cache import Store, key_of
 from ..config import Config
 from ..model import Note
 from ..render.registry import PAPERS, data_name
-from .fingerprint import note_state, settings
+from .fingerprint import note_state, settings, synced
 
 PAGES = "pages"  # the record's kind in the cache
 
@@ -43,7 +43,7 @@ class PageState:
 
 def context_key(config: Config, enrichment: str, about: list[str]) -> str:
     """Everything a paper page depends on but its note: ``enrichment`` is the enrichment's cache key."""
-    return key_of("context", enrichment, settings(config), tuple(about))
+    return key_of("context", enrichment, settings(config), *synced(config), tuple(about))
 
 
 def to_render(store: Store, docs: Path, now: PageState, slugs: Collection[str], owned: set[str]) -> set[str] | None:
