@@ -190,9 +190,19 @@ def test_on_a_phone_the_filters_are_closed_and_the_first_result_is_on_the_first_
     wide.context.close()
 
 
+FOCUS_STATE = """() => ({focus: document.activeElement?.outerHTML.slice(0, 120),
+  message: document.querySelector('.pagefind-ui__message')?.textContent,
+  links: document.querySelectorAll('.pagefind-ui__result-link').length,
+  loading: document.querySelectorAll('.pagefind-ui__loading').length})"""
+
+
 def test_after_enter_one_tab_reaches_the_first_result(browser: Any, site: str) -> None:
     page = _search(browser, site, "pipeline")
-    page.wait_for_function("() => document.activeElement.matches('.pagefind-ui__message')", timeout=10_000)
+    try:
+        page.wait_for_function("() => document.activeElement.matches('.pagefind-ui__message')", timeout=10_000)
+    except Exception as error:  # the state that was waited on, for a failure to name
+        state = page.evaluate(FOCUS_STATE)
+        raise AssertionError(f"focus never reached the results' heading: {state}") from error
     assert page.evaluate("() => document.activeElement.getAttribute('role')") == "heading"
     page.keyboard.press("Tab")
     first = page.locator(".pagefind-ui__result-link").first.get_attribute("href")
