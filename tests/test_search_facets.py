@@ -272,3 +272,18 @@ def test_the_search_page_loads_none_of_the_files_it_never_uses(built: Path) -> N
     paper, page = _assets(built / "papers" / "lin2020dapple.html"), _assets(built / "search.html")
     assert not SEARCH_PAGE_UNUSED - paper and not SEARCH_PAGE_UNUSED & page
     assert {"furo.css", "furo.js", "pagefind-ui.css", "pagefind-ui.js", "readinglist-a11y.js"} <= page
+
+
+def test_browsing_says_newest_first_and_a_search_says_relevance(page: object, site: str) -> None:
+    page.goto(f"{site}/search.html?year=2019")  # type: ignore[attr-defined]  # a filter and no term: browsing
+    _shown(page)
+    assert page.input_value("#search-sort") == "year-desc"  # type: ignore[attr-defined]  # the order it lists in
+    assert page.is_disabled('#search-sort option[value=""]')  # type: ignore[attr-defined]  # no term: no relevance
+    page.fill(".pagefind-ui__search-input", "training")  # type: ignore[attr-defined]
+    _shown(page)
+    assert page.input_value("#search-sort") == ""  # type: ignore[attr-defined]
+    assert not page.is_disabled('#search-sort option[value=""]')  # type: ignore[attr-defined]
+    page.goto(f"{site}/search.html?year=2019&sort=title-asc")  # type: ignore[attr-defined]  # a chosen sort is kept
+    _shown(page)
+    assert page.input_value("#search-sort") == "title-asc"  # type: ignore[attr-defined]
+    assert not _page_errors(page)
