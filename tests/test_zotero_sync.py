@@ -381,3 +381,20 @@ def test_a_key_is_learnt_from_a_provenance_written_by_hand_too(zotero: Any, proj
     library.put(data)
     sync(project, url)
     assert zotero_state.load_state(project).keys == {"ITEM0001": "handmade"}
+
+
+def test_the_summary_names_new_versions_and_keys_not_kept_by_their_final_keys(zotero: Any, project: Path) -> None:
+    """From the import's structured report (``ImportReport.placed``), not its wording: a version of
+    another paper new in the same sync is named by the key it got, not "the new record from …"."""
+    library, url = zotero
+    with (project / "refs.bib").open("a", encoding="utf-8") as bib:
+        bib.write("\n@misc{taken2020,\n  title = {A paper written in by hand},\n  year = {2020},\n}\n")
+    library.put(item(1))
+    library.put(item(2, itemType="preprint", title=item(1)["title"], creators=item(1)["creators"], DOI="",
+                     publicationTitle="", repository="arXiv", date="2000-06-01"))  # fmt: skip
+    library.put(item(3, extra="Citation Key: taken2020"))
+    summary = sync(project, url)
+    keys = zotero_state.load_state(project).keys
+    assert summary.versions == [f"`{item(1)['title']}` is a version of `{keys['ITEM0001']}`"], summary.lines()
+    assert summary.keys == [f"`taken2020` → `{keys['ITEM0003']}` (the key asked for is taken or no valid BibTeX key)"]
+    assert keys["ITEM0003"] != "taken2020" and len(summary.new) == 3

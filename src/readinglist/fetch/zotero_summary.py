@@ -7,7 +7,6 @@ a title's ``@name`` or ``#12`` is no mention or link in the pull request.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,9 +18,6 @@ from ..store.records import to_work
 from ..store.remove import Removal
 from ..store.report import ImportReport, plural
 
-_ADDITION = re.compile(r"^(?P<key>\S+) from (?P<file>.+):\d+$")
-_VERSION = re.compile(r"^linked (?P<file>.+):\d+ as a version of (?P<of>\S+)")
-_RENAMED = re.compile(r":\d+: key .+; stored as \S+$")  # store.records.choose_key: the source's key was not kept
 IGNORED = frozenset({"provenance", "keywords"})  # provenance always differs; tags are merged, not replaced
 
 
@@ -89,19 +85,17 @@ class Summary:
     def note_import(self, report: ImportReport, by_file: Mapping[str, RawRecord]) -> None:
         self.imported = report.lines(None)
         self.failed = report.failed
-        for line in report.additions:
-            match = _ADDITION.match(line)
-            record = by_file.get(match["file"]) if match else None
-            if match and record:
-                self.new.append(f"{_code(match['key'])}: {_code(record.title)}")
-                self.added[item_key_of(match["file"])] = match["key"]
-        for note in report.notes:
-            version = _VERSION.match(note)
-            if version:
-                record = by_file.get(version["file"])
-                self.versions.append(f"{_code(record.title if record else '')} is a version of {_code(version['of'])}")
-            elif _RENAMED.search(note):
-                self.keys.append(_code(note))
+        for placed in report.placed:
+            record = by_file.get(placed.source.file)
+            if record is None:
+                continue
+            self.new.append(f"{_code(placed.key)}: {_code(record.title)}")
+            self.added[item_key_of(placed.source.file)] = placed.key
+            if placed.version_of:
+                self.versions.append(f"{_code(record.title)} is a version of {_code(placed.version_of)}")
+            if placed.asked:
+                said = "the key asked for is taken or no valid BibTeX key"
+                self.keys.append(f"{_code(placed.asked)} → {_code(placed.key)} ({said})")
 
     def note_removed(
         self, removed: Sequence[str], keys: Mapping[str, str], stored: Mapping[str, Work], pruned: Removal | str | None

@@ -26,7 +26,7 @@ from ..writer import remove_temp_files, write_bytes_if_changed, write_if_changed
 from . import access, bibfile, busy, fields, provenance, storefile
 from .identity import Matcher, Rules
 from .records import abstract_of, choose_key, to_work, with_related
-from .report import ImportReport
+from .report import ImportReport, Placed
 
 ATTEMPTS = 5  # merges of a refs.bib that keeps changing under the import, before giving up
 PROGRESS_FROM = 500  # records: a bigger import shows a progress bar (on a terminal)
@@ -176,14 +176,14 @@ def _merge_opened(
     for work in stored.values():
         matcher.add(provenance.private_free(work, options.root))  # an absolute path stored before is cleaned
     outcome = _merge_all(records, matcher)
-    text, notes, additions = _render(store, stored, matcher, outcome)
+    text, notes, placed = _render(store, stored, matcher, outcome)
     written = text != store.text or not store.path.exists()
     if written and options.write:
         written = _replace(store.path, store.on_disk(text), opened)
     counts = outcome.counts
     return ImportReport(
         counts["added"], counts["merged"], counts["unchanged"], written, tuple(outcome.merges),
-        options.skipped, tuple(outcome.notes + matcher.suspects + notes), tuple(additions), bib_path.name,
+        options.skipped, tuple(outcome.notes + matcher.suspects + notes), tuple(placed), bib_path.name,
         options.dry_run, options.strict, options.warnings, options.unreadable,
     )  # fmt: skip
 
@@ -234,6 +234,7 @@ class _Outcome:
     merges: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     wanted: dict[str, RawRecord] = field(default_factory=dict)  # a new work's index key -> its first record
+    versions: dict[str, str] = field(default_factory=dict)  # a new work's index key -> the key it is a version of
 
     def add(self, matcher: Matcher, work: Work, record: RawRecord) -> str:
         key = f"new:{self.counts['added']}"
@@ -263,7 +264,7 @@ def _merge_one(
         outcome.add(matcher, work, record)
         return
     if found.version:
-        outcome.add(matcher, with_related(work, found.work.key), record)
+        outcome.versions[outcome.add(matcher, with_related(work, found.work.key), record)] = found.work.key
         outcome.notes.append(f"linked {record.source.render()} as a version of {_name(found.work)} ({found.reason})")
         return
     base = _moved(found.work, record.source, by_line, matcher)
@@ -352,7 +353,7 @@ def _holds(record: Work | None, work: Work, matcher: Matcher) -> bool:
 
 def _render(
     store: bibfile.BibFile, stored: dict[str, Work], matcher: Matcher, outcome: _Outcome
-) -> tuple[str, list[str], list[str]]:
+) -> tuple[str, list[str], list[Placed]]:
     """The new refs.bib text: changed entries updated, new ones appended; the key notes; the additions."""
     replaced: dict[str, Entry] = {}
     grown: dict[str, list[tuple[str, str]]] = {}
@@ -365,10 +366,19 @@ def _render(
             else:
                 grown[key] = more
     added, notes = _with_keys([w for k, w in matcher.works.items() if k not in stored], set(store.entries), outcome)
-    additions = [f"{work.key} from {outcome.wanted[index_key].source.render()}" for index_key, work in added]
+    final = {index_key: work.key for index_key, work in added}
+    placed = [_placed(index_key, work.key, outcome, final) for index_key, work in added]
     changed = replaced or added or grown
     text = store.to_bibtex(replaced, [(work.key, work) for _, work in added], grown) if changed else store.text
-    return text, notes, additions
+    return text, notes, placed
+
+
+def _placed(index_key: str, key: str, outcome: _Outcome, final: dict[str, str]) -> Placed:
+    """A new work's entry; a version of another new work names it by its final key."""
+    record = outcome.wanted[index_key]
+    of = outcome.versions.get(index_key, "")
+    asked = record.key if record.key and record.key != key else ""
+    return Placed(record.source, key, final.get(of, of), asked)
 
 
 def _only_new_fields(entry: Entry, old: Work, new: Work) -> list[tuple[str, str]] | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from ..model import Skip
+from ..model import Skip, SourceRef
 
 SHOWN = 50  # lines of each kind listed on the terminal; the rest are counted
 REPORT_HEADER = "readinglist import report"  # first line of a --report FILE: the tool's own file
@@ -23,6 +23,18 @@ def plural(count: int, one: str, many: str | None = None) -> str:
 
 
 @dataclass(frozen=True)
+class Placed:
+    """A source record that became an entry of its own, for a caller to read without parsing the
+    report's words (``fetch/zotero_summary``): the key it was stored under, the key of the work it
+    is a version of, and the key its source asked for when another was stored."""
+
+    source: SourceRef
+    key: str
+    version_of: str = ""
+    asked: str = ""
+
+
+@dataclass(frozen=True)
 class ImportReport:
     added: int
     merged: int
@@ -31,12 +43,16 @@ class ImportReport:
     merges: tuple[str, ...] = ()  # "FILE:LINE into KEY (reason)"
     skipped: tuple[Skip, ...] = ()
     notes: tuple[str, ...] = ()  # versions linked, keys replaced
-    additions: tuple[str, ...] = ()  # "KEY from FILE:LINE", listed by a dry run
+    placed: tuple[Placed, ...] = ()  # each new entry, listed by a dry run ("would add KEY from FILE:LINE")
     store: str = "refs.bib"
     dry_run: bool = False
     strict: bool = False
     warnings: tuple[Skip, ...] = ()  # entries imported all the same: undefined macro, renamed key, bad year
     unreadable: tuple[str, ...] = ()  # source files that had entries, none of which could be imported
+
+    @property
+    def additions(self) -> list[str]:
+        return [f"{p.key} from {p.source.render()}" for p in self.placed]
 
     @property
     def failed(self) -> bool:
