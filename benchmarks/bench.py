@@ -5,6 +5,7 @@
     python benchmarks/bench.py --import [--n 1000 10000]   (benchmarks/importbench.py)
     python benchmarks/bench.py --features [--n 1000 10000]   (graph and charts on and off: benchmarks/features.py)
     python benchmarks/bench.py --serve [--n 1000] [--repeat 5]   (nox -s serve, save to reload: benchmarks/serve.py)
+    python benchmarks/bench.py --compare REF [--n 1000] [--repeat 3]   (side by side with REF's code: compare.py)
     python benchmarks/bench.py --quality [--corpus DIR] [--json PATH]   (a real library: benchmarks/quality.py)
 
 Every step runs in its own subprocess, as a user runs it, and is timed with its peak
@@ -58,6 +59,10 @@ def main(argv: list[str] | None = None) -> int:
         import search
 
         return search.main([a for a in argv if a != "--search"])
+    if "--compare" in argv:  # today's code and another commit's, side by side (issue 29): benchmarks/compare.py
+        import compare
+
+        return compare.main(argv)
     if "--zotero" in argv:  # sync of 1,000 and 10,000 items from a local fake server (issue 30): benchmarks/zotero.py
         import zotero
 
