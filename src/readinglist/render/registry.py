@@ -112,7 +112,6 @@ KINDS = (
     Kind("related data", folder="related", search=Search.NONE, suffixes=(".json",)),
     Kind("feed", folder="feeds", search=Search.NONE, suffixes=(".xml", ".json")),  # render/feeds.py, by downloads
     Kind("records", docname="records", search=Search.NONE, suffixes=(".json",)),  # site/records.py
-    Kind("citation cache", docname=".readinglist-citations", search=Search.NONE, suffixes=(".json",)),  # citecache
 )
 BY_NAME = {kind.name: kind for kind in KINDS}
 PROTECTED = ("notes",)  # folders under docs/ that hold only people's files: no kind may live there

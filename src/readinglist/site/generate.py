@@ -41,7 +41,7 @@ REPLACED = (
     ".readinglist-recall.pickle",
     ".readinglist-render.pickle",
     ".readinglist-pages.json",
-    ".readinglist-citations.json",  # its row in render/registry.KINDS may go
+    ".readinglist-citations.json",
 )
 
 
