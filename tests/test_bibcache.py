@@ -95,6 +95,34 @@ def test_a_corrupt_cache_is_ignored(tmp_path: Path) -> None:
     assert cache.entries == {}
 
 
+def test_entries_formatted_by_another_pybtex_are_formatted_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The key holds pybtex's version (and readinglist's code, readinglist.cache.key_of): a new
+    pybtex may format an unchanged entry differently."""
+    import pybtex
+
+    calls: list[str] = []
+    first = Build(calls)
+    first.text("1", _entry("a", "Pipelines"))
+    first.cache.save(tmp_path)
+    monkeypatch.setattr(pybtex, "__version__", pybtex.__version__ + ".post1")
+    again = Build(calls)
+    again.cache.load(tmp_path)
+    assert again.cache.entries == {}
+    again.text("1", _entry("a", "Pipelines"))
+    assert calls == ["a", "a"]
+
+
+def test_the_file_of_the_caches_own_format_is_removed_when_saving(tmp_path: Path) -> None:
+    (tmp_path / bibcache.OLD_FILE).write_bytes(b"an older version's pickle")
+    build = Build([])
+    build.cache.load(tmp_path)
+    build.text("1", _entry("a", "Pipelines"))
+    build.cache.save(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [bibcache.FILE]
+
+
 def test_a_renumbered_entry_is_served_under_its_new_label() -> None:
     """pybtex's own format_entry (which "plain" uses) only hands the label on: adding a paper
     renumbers the entries after it, and each is served under its new number, not formatted again."""

@@ -92,6 +92,9 @@ def test_an_unchanged_chart_is_read_back_not_drawn(tmp_path: Path, monkeypatch: 
     assert chartsvg.themed(counts, tmp_path / "x.svg") == (light, dark)
     with pytest.raises(AssertionError, match="drawn again"):  # new data: drawn again
         chartsvg.themed(Counts((2020, 2021), ("Papers",), ((1, 3),), False, 0), tmp_path / "x.svg")
+    with monkeypatch.context() as patched, pytest.raises(AssertionError, match="drawn again"):
+        patched.setattr(chartsvg, "MATPLOTLIB", "0.0")  # another matplotlib: drawn again
+        chartsvg.themed(counts, tmp_path / "x.svg")
     (tmp_path / "x.dark.svg").unlink()
     with pytest.raises(AssertionError, match="drawn again"):  # half a pair is no cache
         chartsvg.themed(counts, tmp_path / "x.svg")

@@ -129,9 +129,9 @@ def test_every_output_takes_hostile_entries(
 
 def _assert_every_kind_is_written(written: list[str]) -> None:
     """Each kind of the registry that hostile entries and a tagged note can have has files (the
-    citation cache and the related data are state; the related data only with related papers)."""
+    related data only with related papers)."""
     kinds = {kind.name for rel in written if (kind := registry.kind_of(rel.rsplit(".", 1)[0]))}
-    expected = {kind.name for kind in registry.KINDS} - {"citation cache", "related data"}
+    expected = {kind.name for kind in registry.KINDS} - {"related data"}
     assert expected <= kinds, expected - kinds
 
 

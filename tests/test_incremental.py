@@ -163,7 +163,6 @@ def test_a_status_change_rewrites_the_listings_that_show_the_paper_and_no_other_
     assert f"papers/{DAPPLE}.md" in rewritten and "queue.md" not in rewritten  # read -> reading: not queued
     assert {"index.md", "topics/index.md", "tags/pipeline-parallelism.md"} <= rewritten
     assert not {rel for rel in rewritten if rel.startswith("papers/")} - {f"papers/{DAPPLE}.md"}
-    assert ".readinglist-citations.json" not in rewritten
 
 
 def _corrupt_bytes(path: Path) -> None:

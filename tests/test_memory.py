@@ -75,7 +75,7 @@ def _collector_while_reading(make_app: Callable[..., Any], source: Path, overrid
 def test_a_build_reading_few_documents_pauses_the_collector(
     make_app: Callable[..., Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from readinglist.site.sphinx_ext import memory
+    from readinglist import memory
 
     seen = _collector_while_reading(make_app, tmp_path / "a", {})
     assert len(seen) > 10 and not any(seen)
@@ -86,7 +86,7 @@ def test_a_build_reading_few_documents_pauses_the_collector(
 def test_a_paused_collector_resumes_once_memory_has_grown(
     make_app: Callable[..., Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from readinglist.site.sphinx_ext import memory
+    from readinglist import memory
 
     monkeypatch.setattr(memory, "PAUSE_MB", -1)  # any growth at all is too much
     seen = _collector_while_reading(make_app, tmp_path / "a", {})
@@ -102,7 +102,7 @@ def test_without_proc_the_peak_is_read_in_the_platforms_unit(
     import sys
     from types import SimpleNamespace
 
-    from readinglist.site.sphinx_ext import memory
+    from readinglist import memory
 
     def no_proc(*args: Any, **kwargs: Any) -> Any:
         raise OSError("no /proc")
@@ -110,4 +110,34 @@ def test_without_proc_the_peak_is_read_in_the_platforms_unit(
     monkeypatch.setattr(builtins, "open", no_proc)
     monkeypatch.setattr(sys, "platform", platform)
     monkeypatch.setattr(resource, "getrusage", lambda who: SimpleNamespace(ru_maxrss=peak))
-    assert memory._resident_mb() == mb
+    assert memory.resident_mb() == mb
+
+
+def test_what_a_span_allocates_is_moved_to_the_oldest_generation_and_collected_again() -> None:
+    """The import's merge (memory.allocating): no collection inside; after it, what it kept is
+    old (a first collection of the youngest generation would walk all of it), frozen no more."""
+    from readinglist import memory
+
+    class Kept:
+        pass
+
+    with memory.allocating():
+        assert not gc.isenabled()
+        kept = [Kept() for _ in range(1000)]
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    oldest = {id(o) for o in gc.get_objects(generation=2)}
+    assert all(id(o) in oldest for o in kept)
+
+
+def test_a_paused_collector_stays_paused_after_a_span() -> None:
+    from readinglist import memory
+
+    gc.disable()
+    try:
+        with memory.allocating():
+            kept: list[list[int]] = [[] for _ in range(100)]
+        assert not gc.isenabled()
+        young = {id(k) for k in kept}
+        assert young.isdisjoint(id(o) for o in gc.get_objects(generation=2))
+    finally:
+        gc.enable()

@@ -5,19 +5,22 @@ for each theme's: one drawing gives both files. The output is byte-stable for th
 (fixed ``svg.hashsalt`` for the clip-path ids, no date or creator in the metadata), so an
 unchanged chart never rewrites its file and Sphinx rebuilds nothing for it. Each file starts
 with a key of its data and of this drawing code; a chart whose key matches the last generate's
-file is read back, not drawn again.
+file is read back, not drawn again. The key is :func:`readinglist.cache.key_of` of the counts
+(every field), matplotlib's version and the code; the charts of one generate that share counts
+are drawn once (``charts.Charts``, an in-process dict keyed by the counts themselves, which
+lives no longer than the generate and so needs no code or version in its key).
 """
 
 from __future__ import annotations
 
-import hashlib
 import io
 import math
-from functools import lru_cache
+from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
+from ..cache import key_of
 from .links import year_span
 
 if TYPE_CHECKING:
@@ -44,11 +47,15 @@ WIDTH, LEFT, RIGHT, TOP, PLOT, BOTTOM = 6.6, 0.5, 0.15, 0.12, 1.8, 0.34
 ROW = 0.22  # one legend row
 LABEL = 44  # legend labels longer than this are cut (the table has them whole)
 MARK = "<!-- readinglist-chart "
+CHART = "chart"  # the kind of result in the key (readinglist.cache.key_of)
+# Read once, when the first chart is wanted (this module is imported then): matplotlib may draw
+# the same counts differently in another version.
+MATPLOTLIB = version("matplotlib")
 
 
 def themed(counts: Counts, previous: Path | None) -> tuple[str, str]:
     """The light and the dark SVG of ``counts``; ``previous`` is the last generate's light file."""
-    key = _key(counts)
+    key = key_of(CHART, counts, MATPLOTLIB)  # every field of the counts, the code, matplotlib
     if previous is not None:
         kept = _kept(previous, key), _kept(previous.with_name(previous.stem + ".dark.svg"), key)
         if kept[0] and kept[1]:
@@ -56,19 +63,6 @@ def themed(counts: Counts, previous: Path | None) -> tuple[str, str]:
     drawn = _draw(counts)
     light, dark = (_paint(drawn, THEMES[name]) for name in ("light", "dark"))
     return _stamped(light, key), _stamped(dark, key)
-
-
-def _key(counts: Counts) -> str:
-    data = repr((counts.years, counts.labels, counts.rows, counts.other, _code_stamp()))
-    return hashlib.sha256(data.encode()).hexdigest()[:32]
-
-
-@lru_cache(maxsize=1)
-def _code_stamp() -> str:
-    """This module's code and matplotlib's version: a change to either draws every chart again."""
-    from importlib.metadata import version
-
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16] + version("matplotlib")
 
 
 def _kept(path: Path, key: str) -> str | None:

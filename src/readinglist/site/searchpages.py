@@ -1,10 +1,9 @@
 """Pagefind's copies of the pages: each cut to what Pagefind indexes of it.
 
 Pagefind parses every byte of a page, although it indexes only the part marked
-``data-pagefind-body`` less the excluded parts (``search.EXCLUDED``). A paper page is about 45 KB
-at 1,000 works, of which about 6 KB are indexed: the theme, the related papers (their graph
-drawn in SVG) and the Cite menu are the rest. Indexing a shard of 250 paper pages took 0.55 s
-against 0.2 s for the same pages cut down (measured; ``docs/develop/performance.md``).
+``data-pagefind-body`` less the excluded parts (``search.EXCLUDED``). Of a paper page, about a
+seventh is indexed: the theme, the related papers (their graph drawn in SVG) and the Cite menu
+are the rest, so the pages cut down are indexed in about a third of the time.
 
 ``search.py`` has Pagefind index copies in a temporary folder, under the same relative paths, so
 that each page keeps its URL. A copy (of a page that marks a body) keeps the page's ``<html>`` tag (Pagefind takes the

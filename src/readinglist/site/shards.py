@@ -1,7 +1,7 @@
 """The search index in shards, so that a build re-indexes only the pages that changed.
 
-Pagefind cannot update an index: a note edit that rewrote one paper page paid for indexing
-every page (1.5 s at 1,000 works, 16–23 s at 10,000). Each shard is a Pagefind bundle of its
+Pagefind cannot update an index: with one index, a note edit that rewrote one paper page would
+pay for indexing every page. Each shard is a Pagefind bundle of its
 own, merged in the browser (``templates/pagefind-merged.js``): the paper pages are spread
 over shards by a hash of their file name (stable, and the shards stay the same size), and
 every other page is in the site shard, whose bundle is ``pagefind/`` (with Pagefind's UI).
@@ -41,10 +41,9 @@ RECORD = ".readinglist-search.json"
 # Pagefind ranks a page within its own shard (its word statistics are the shard's), so a
 # shard must hold enough pages for those statistics to be the site's: at least this many.
 PAGES_PER_SHARD = 250
-# Each bundle costs a first query one index chunk (about 22 KB) a word, whatever its size: at
-# 2,000 works, 16 shards of 125 pages fetched 638 KB for a two-word query, 8 of 250 365 KB,
-# 4 of 500 250 KB (issue 27: at most 300 KB). A note edit re-indexes one shard: Pagefind took
-# 0.2 s for 62 pages, 2.2 s for 500 on a busy 2-core machine (at 1,000 works, 4 shards of 250).
+# Each bundle costs a first query one index chunk (about 22 KB) a word, whatever its size, so
+# few shards keep a first query small (issue 27: at most 300 KB at 2,000 works), while a note
+# edit re-indexes one shard, in a time that grows with its pages.
 MAX_SHARDS = 4
 # But never more pages a shard than its --glob can name (Shard.glob): past 10,000 works, more shards.
 MAX_SHARD_PAGES = 2500

@@ -7,7 +7,6 @@ work (the same title, another year or DOI) is added and linked to it (``related`
 
 from __future__ import annotations
 
-import gc
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -19,6 +18,7 @@ from pybtex.database import Entry, Person
 
 from .. import lock
 from ..errors import Code, ReadingListError
+from ..memory import allocating
 from ..model import RawRecord, ReadResult, Skip, SourceRef, Work
 from ..sources import read_source, warned
 from ..sources.bounds import bounded
@@ -53,7 +53,7 @@ def run(
     _refuse_store_as_source(paths, bib_path)
     # Reading allocates as the merge does (a tenth of its time went to the collector); one span
     # for both, as a collection between them walked every record read.
-    with _without_gc():
+    with allocating():
         labels = [_label(path, root) for path in paths]
         results = [_read(path, label) for path, label in zip(paths, labels, strict=True)]
         records = [r for result in results for r in result.records]
@@ -128,7 +128,7 @@ class _Options:
 
 
 def _locked(records: list[RawRecord], bib_path: Path, options: _Options) -> ImportReport:
-    with _without_gc():
+    with allocating():  # the merge keeps what it allocates (readinglist.memory)
         return _locked_merge(records, bib_path, options)
 
 
@@ -297,25 +297,6 @@ def _read(path: Path, label: str) -> ReadResult:
 
     with Console(stderr=True).status(f"reading {label}"):
         return read_source(path, label)
-
-
-@contextmanager
-def _without_gc() -> Iterator[None]:
-    """The merge allocates millions of small objects (the 3-gram index) and frees almost none: the
-    cyclic collector, walking them again and again, took a quarter of a 10,000-record import,
-    and more of the writing of refs.bib after it."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            # What the span allocated sits in the youngest generation: the first collection after
-            # it walked millions of objects (0.1 s). Freezing and unfreezing moves them to the
-            # oldest one in one step, where they are collected as the old objects they are.
-            gc.freeze()
-            gc.unfreeze()
-            gc.enable()
 
 
 @contextmanager

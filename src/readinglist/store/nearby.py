@@ -11,8 +11,8 @@ at most 20%) before its exact Jaccard is computed. The ranking (how many abstrac
 before the first abstract is indexed.
 
 An abstract's 3-grams are a sorted array of distinct 64-bit codes (``Grams``), not a set of
-Python ints: 8 bytes a 3-gram instead of about 70, which at 10,000 abstracts was 130 MB of
-memory, and its page faults a fifth of the import's time. ``expect`` computes the arrays of
+Python ints: 8 bytes a 3-gram instead of about 70, whose memory and page faults were a large
+part of a big import's time. ``expect`` computes the arrays of
 every abstract in one pass over the words of them all.
 """
 

@@ -1,9 +1,10 @@
 """Formatted bibliography entries, kept from one build to the next.
 
 sphinxcontrib-bibtex formats every entry of the bibliography on every build, even when no
-entry changed (``BibtexDomain.env_updated``): at 1,000 papers that was a second of each
-rebuild, at 10,000 ten. The caching style below formats an entry once and then serves the
-result as long as the entry, its label and the style are the same. No Sphinx imports here.
+entry changed (``BibtexDomain.env_updated``), a second of each rebuild at 1,000 papers. The
+caching style below formats an entry once and then serves the result as long as the entry, its
+label and the style are the same. The entries are kept in Sphinx's doctree folder by
+:class:`readinglist.cache.Store`, in a file of their own. No Sphinx imports here.
 
 pybtex finds styles by name in its own registry, for the whole process; each build registers
 its caching styles there bound to the ``Cache`` that build keeps on its app (``state.py``).
@@ -11,21 +12,22 @@ its caching styles there bound to the ``Cache`` that build keeps on its app (``s
 
 from __future__ import annotations
 
-import pickle
 from pathlib import Path
 from typing import Any
 
+import pybtex
 import pybtex.plugin
 from pybtex.database import Entry
 from pybtex.style import FormattedEntry
 from pybtex.style.formatting import BaseStyle
 
+from ... import cache
 from ...compat import register_pybtex_plugin, text_ignores_label
-from ...writer import write_bytes_if_changed
-from ..libcache import collector_paused
 
 GROUP = "pybtex.style.formatting"
-FILE = "readinglist-bibtex.pickle"
+FILE = cache.FILE  # in Sphinx's doctree folder: the generator's cache format, a file of its own
+KIND = "bibliography"
+OLD_FILE = "readinglist-bibtex.pickle"  # its file in a format of its own, before: removed when saving
 Key = tuple[Any, ...]
 
 
@@ -36,23 +38,27 @@ class Cache:
         self.changed = False
 
     def load(self, folder: Path) -> None:
-        """The last build's entries. Their rich texts are many small objects, none garbage:
-        unpickled with the collector paused (``readinglist build`` loads them before it freezes
-        what Sphinx loaded: bibliography.py)."""
-        try:
-            data = (folder / FILE).read_bytes()
-            with collector_paused():
-                self.entries = pickle.loads(data)
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
-            self.entries = {}  # no cache yet, or one from another version: format again
+        """The last build's entries, kept by :class:`readinglist.cache.Store` (unpickled with the
+        collector paused; ``readinglist build`` loads them before it freezes what Sphinx loaded:
+        bibliography.py). None under another key (another version of readinglist or pybtex):
+        every entry is formatted again."""
+        self.entries = cache.Store.open(folder).get(KIND, _key(), dict) or {}
 
     def save(self, folder: Path) -> None:
         """Keep only the entries this build used, so removed entries do not pile up. Written
         whole (a temporary file, renamed): a build may load it while another saves it."""
         if self.changed or set(self.entries) != self.used:
-            kept = {k: v for k, v in self.entries.items() if k in self.used}
-            write_bytes_if_changed(folder / FILE, pickle.dumps(kept, pickle.HIGHEST_PROTOCOL), durable=False)
+            store = cache.Store(folder / FILE, {})  # the file holds this kind alone: nothing to read back
+            store.put(KIND, _key(), {k: v for k, v in self.entries.items() if k in self.used})
+            store.save()
+            (folder / OLD_FILE).unlink(missing_ok=True)
         self.used, self.changed = set(), False
+
+
+def _key() -> str:
+    """The formatted entries depend on the styles' code (readinglist's, pybtex's), besides each
+    entry's own fields (:func:`entry_key`)."""
+    return cache.key_of(KIND, pybtex.__version__)
 
 
 def entry_key(style: str, label: str | None, entry: Entry) -> Key:
@@ -65,7 +71,7 @@ def caching(base: type[BaseStyle], cache: Cache) -> type[BaseStyle]:
 
     pybtex's own ``format_entry`` only hands the label on: the text is the same under any label.
     The labels are numbers ("plain"), so adding one paper renumbers every entry after it, and a
-    cache keyed by label formatted the whole bibliography again (1.3 s at 1,000 works). For such
+    cache keyed by label would format the whole bibliography again. For such
     a style the label is left out of the key and put on the served entry; a style that formats
     entries its own way may print the label, and keeps it in the key."""
     base = getattr(base, "uncached", base)  # a caching style of an earlier build: cache its own base

@@ -19,8 +19,8 @@ from . import bibcache, biblinks
 from .state import state
 
 # sphinxcontrib-bibtex looks these up once per citation, and each pybtex lookup scans every
-# installed package's entry points (10 ms): at 1,000 papers that was 10 s of a build.
-# Registered as runtime plugins, the same classes are found without the scan.
+# installed package's entry points (10 ms a lookup). Registered as runtime plugins, the same
+# classes are found without the scan.
 PYBTEX_PLUGINS = (
     ("pybtex.backends", "plaintext"),
     ("pybtex.style.formatting", "plain"),
@@ -59,9 +59,9 @@ def setup(app: Sphinx) -> None:
     register_pybtex_plugins()
     app.connect("config-inited", _install_styles, priority=600)  # after settings.py sets the style
     # Before the pages are waited for (generation.py, 90): the cache is Sphinx's own, in the
-    # doctree folder, and loading it (0.34 s at 10,000 works) overlaps the generator. And
-    # before memory.py freezes what was loaded (50), while the collector is still off: loaded
-    # after it, the collection that followed re-enabling it walked every entry (0.2 s).
+    # doctree folder, so loading it overlaps the generator. And before memory.py freezes what
+    # was loaded (50), while the collector is still off: loaded after it, the first collection
+    # would walk every entry.
     app.connect("builder-inited", _load, priority=40)
     app.connect("build-finished", _save)
     app.connect("env-updated", _citations_not_saved, priority=900)  # after sphinxcontrib-bibtex's (500)

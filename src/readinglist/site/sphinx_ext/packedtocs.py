@@ -1,9 +1,9 @@
 """The pages' tables of contents kept packed in Sphinx's environment, unpacked when read.
 
 Sphinx saves its whole environment at every build that read a page, and loads it at every
-build. At 10,000 works half of it is ``env.tocs``, a small tree of docutils nodes per page
-(19 of 39 MB): pickling those trees was 0.97 s of the 1.5 s a status change spends saving the
-environment, and a build reads only the tocs of the pages it writes. So ``env.tocs`` becomes a
+build. Half of it is ``env.tocs``, a small tree of docutils nodes per page, and pickling those
+trees is most of the time saving it takes, while a build reads only the tocs of the pages it
+writes. So ``env.tocs`` becomes a
 :class:`PackedTocs`: a dict that pickles each tree into bytes of its own, which the
 environment's pickle copies as they are, and unpickles one only when it is looked up. A tree
 looked up (and perhaps changed: section numbers are set in place) is packed again when the

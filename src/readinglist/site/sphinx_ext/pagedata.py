@@ -2,8 +2,8 @@
 
 One new paper changes the related lists and graphs of dozens of other papers (the pages that
 now list it, and every page whose graph shows two papers whose link changed). With the lists
-in their Markdown, Sphinx read all those pages again: 13.3 ms a page at 1,000 works, against
-7.7 ms to write one (docs/develop/performance.md). So the generator writes a paper page's
+in their Markdown, Sphinx would read all those pages again, and reading a page costs about
+twice as much as writing it. So the generator writes a paper page's
 versions, related papers and graph into a data file of its own (``related/<slug>.json``, in a
 folder Sphinx does not search for sources; ``render/paper.related_data``), and the page's
 ``{readinglist-links}`` and ``{readinglist-graph}`` blocks name a key of that file (``:data:

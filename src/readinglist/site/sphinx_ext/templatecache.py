@@ -1,8 +1,7 @@
 """The theme's page templates, compiled once and kept between builds.
 
 Sphinx compiles furo's Jinja templates (and ours, ``site/templates``) from their source in every
-process: 0.1 s of each rebuild that writes a page (profiled at 1,000 works, where a status
-change's Sphinx run is 0.9 s). Jinja's own bytecode cache keeps the compiled code beside the
+process, about a tenth of a rebuild that writes one page. Jinja's own bytecode cache keeps the compiled code beside the
 doctrees, keyed by each template's name and checked against its source, so an edited template
 is compiled again. Each file is written whole (a temporary file, renamed); a damaged one (Jinja
 reads it by raising, which would fail the build) counts as none.
