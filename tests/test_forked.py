@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 
 import pytest
 
-from conftest import copy_seeds, generate_in_a_process
+from conftest import copy_seeds, generate_again, generate_in_a_process
 from readinglist import cache
 from readinglist.config import load_config
 from readinglist.render import registry
@@ -133,9 +133,7 @@ def test_only_the_command_line_forks_a_helper_and_only_for_a_changed_library(
     (root / "refs.bib").write_text(seed_bib_text, encoding="utf-8")
     counting = "forks = []\nos.register_at_fork(before=lambda: forks.append(1))"
     for own, built, forks in ((True, True, "2"), (True, False, "0"), (False, True, "0")):
-        (root / "docs" / ".readinglist-inputs").unlink(missing_ok=True)  # generate again
-        if built:
-            (root / "docs" / cache.FILE).unlink(missing_ok=True)  # and enrich again
+        generate_again(root / "docs", results=built)  # and with ``built``, enrich again
         assert generate_in_a_process(root, own, counting, "len(forks)") == ["0", forks]
 
 

@@ -9,19 +9,27 @@ it reads (``site/assemble.EnrichInputs``) cannot be served a result of other inp
 added to the record is in the key without anyone writing it there.
 
 Each kind holds one result, the last made (a kind is one step of the generate: the library, the
-per-work results, the rendered files' memo). All of them live in ``docs/.readinglist-cache.pickle``:
-a magic line, a JSON line indexing the results (``[kind, key, SHA-256, length]`` each), then
-each result pickled, one after the other. A result is checked against its digest and unpickled
-only when asked for, with the collector paused; a result not asked for is written back as the
-bytes it was read as, unread and uncopied. The file is a shortcut, never trusted: a file whose
-index or length does not hold, or a key, digest or type that does not match, is a miss, and the
-result is made again. It is written atomically (``readinglist.writer``) by
-the generate that holds the build lock, so a killed or concurrent build leaves the last
-complete file. Unpickling runs no code a person could not already run: docs/conf.py is Python too.
+per-work results, the rendered files' memo). All of them live in the generator's one state file,
+``docs/.readinglist-state``: a magic line; a JSON line of the state the generator trusts
+(:attr:`Store.header`: the files it owns, ``site/manifest.py``, and the stamp of the inputs it last
+generated from, ``site/changes.py``); a JSON line indexing the results (``[kind, key, SHA-256,
+length]`` each); then each result pickled, one after the other.
+
+The two parts are trusted differently. The header is kept as it was read and checked by its
+readers: a file whose header line is unreadable has ``header`` None (``site/manifest.py`` makes
+that an error, never "owns nothing"). The results are a shortcut, never trusted: an index or
+length that does not hold, or a key, digest or type that does not match, is a miss, and the
+result is made again. A result is checked against its digest and unpickled only when asked for,
+with the collector paused; a result not asked for, or every result when only the header changed,
+is written back as the bytes it was read as, unread and uncopied. The file is written atomically
+and flushed to disk (``readinglist.writer``: the header is trusted) by the generate that holds
+the build lock, so a killed or concurrent build leaves the last complete file. Unpickling runs no
+code a person could not already run: docs/conf.py is Python too.
 """
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import hashlib
 import json
@@ -31,14 +39,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeGuard, TypeVar
 
+from .errors import Code, ReadingListError
 from .memory import collector_paused
 from .store import storefile
 from .writer import write_bytes_if_changed
 
 T = TypeVar("T")
 Entry = tuple[str, str, bytes | memoryview]  # a result's key, the SHA-256 of its pickled bytes, those bytes
-FILE = ".readinglist-cache.pickle"  # relative to docs/
-MAGIC = b"readinglist-cache 2\n"  # the format; a new one makes every older file a miss
+Header = dict[str, Any]  # the trusted part: JSON of the files owned and the inputs' stamp
+FILE = ".readinglist-state"  # relative to docs/: the generator's one state file
+MAGIC = b"readinglist-state 1\n"  # the format; another one is an unreadable header
 PACKAGE = Path(__file__).resolve().parent
 
 
@@ -83,20 +93,26 @@ def _feed(digest: Any, value: object) -> None:
 
 
 class Store:
-    """The cache file of one docs/ folder: read once, written back once (:meth:`save`)."""
+    """The state file of one docs/ folder: read once, written back once per change (:meth:`save`).
 
-    def __init__(self, path: Path, entries: dict[str, Entry]) -> None:
+    ``header``: the trusted part ({} when there is no file, None when its header is unreadable).
+    """
+
+    def __init__(self, path: Path, entries: dict[str, Entry], header: Header | None = None) -> None:
         self.path, self.entries, self.read = path, entries, dict(entries)
+        self.header = {} if header is None and not path.exists() else header
+        self.header_read = copy.deepcopy(self.header)  # a caller may change a list in place
 
     @classmethod
     def open(cls, docs: Path) -> Store:
-        return cls(docs / FILE, _entries(docs / FILE))
+        header, entries = _parse(docs / FILE)
+        return cls(docs / FILE, entries, header)
 
     def get(self, kind: str, key: str, expected: type[T]) -> T | None:
         """The result kept for ``kind`` under ``key`` if it is an ``expected``, else None."""
         found = self.entries.get(kind)
         if found is None or found[0] != key or hashlib.sha256(found[2]).hexdigest() != found[1]:
-            return None  # another key, or bytes altered or torn (not flushed to disk: see save)
+            return None  # another key, or bytes altered
         try:
             with collector_paused():
                 value = pickle.loads(found[2])
@@ -122,39 +138,55 @@ class Store:
         return made, key, True
 
     def save(self) -> None:
-        """Write the file if a result changed; not flushed to disk: a torn file fails its digest."""
-        if self.entries == self.read:
+        """Write the file if a result or the header changed (an unreadable header is never
+        written over: its reader refuses to go on)."""
+        if self.header is None or (self.entries == self.read and self.header == self.header_read):
             return
         index = [[kind, key, sha, len(data)] for kind, (key, sha, data) in self.entries.items()]
-        parts = [MAGIC, json.dumps(index).encode() + b"\n", *(data for _, _, data in self.entries.values())]
-        # Not compared with the file first: a result changed (12 MB read for nothing at 1,000 works).
-        write_bytes_if_changed(self.path, b"".join(parts), durable=False, compare=False)
-        self.read = dict(self.entries)
+        lines = [json.dumps(part).encode() + b"\n" for part in (self.header, index)]
+        parts = [MAGIC, *lines, *(data for _, _, data in self.entries.values())]
+        try:  # not compared with the file first: something changed (12 MB read for nothing at 1,000 works)
+            write_bytes_if_changed(self.path, b"".join(parts), durable=True, compare=False)
+        except OSError as exc:  # a read-only docs/ folder, a full disk: the error names the file, not a temporary
+            raise ReadingListError(f"cannot write: {exc.strerror or exc}", self.path, code=Code.UNWRITABLE) from None
+        self.read, self.header_read = dict(self.entries), copy.deepcopy(self.header)
 
 
-def _entries(path: Path) -> dict[str, Entry]:
-    """Each result's key, digest and bytes, as slices of the file read once (not copied)."""
+def _parse(path: Path) -> tuple[Header | None, dict[str, Entry]]:
+    """The header (None if unreadable) and each result's key, digest and bytes, as slices of
+    the file read once (not copied)."""
     try:
-        data = memoryview(path.read_bytes())
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return {}, {}
     except OSError:
-        return {}
-    end = bytes(data[len(MAGIC) : len(MAGIC) + 65536]).find(b"\n")  # the index: a line of JSON
-    if bytes(data[: len(MAGIC)]) != MAGIC or end < 0:
-        return {}  # another format, or no index
+        return None, {}
+    first = raw.find(b"\n", len(MAGIC))  # the header: a line of JSON
+    second = raw.find(b"\n", first + 1) if first >= 0 else -1
+    if not raw.startswith(MAGIC) or first < 0:
+        return None, {}  # another format, or no header
     try:
-        index = json.loads(bytes(data[len(MAGIC) : len(MAGIC) + end]))
+        header = json.loads(raw[len(MAGIC) : first])
+    except ValueError:
+        return None, {}
+    if not isinstance(header, dict):
+        return None, {}
+    return header, (_entries(memoryview(raw), first + 1, second) if second >= 0 else {})
+
+
+def _entries(data: memoryview, start: int, end: int) -> dict[str, Entry]:
+    try:
+        index = json.loads(bytes(data[start:end]))
     except ValueError:
         return {}
-    at, found = len(MAGIC) + end + 1, dict[str, Entry]()
+    at, found = end + 1, dict[str, Entry]()
     for row in index if isinstance(index, list) else [None]:
         if not _row(row):
             return {}
         kind, key, sha, size = row
         found[kind] = (key, sha, data[at : at + size])
         at += size
-    return found if at == len(data) else {}  # a truncated or lengthened file: nothing trusted
-
-
+    return found if at == len(data) else {}  # a truncated or lengthened file: no result trusted
 def _row(row: object) -> TypeGuard[list[Any]]:
     if not isinstance(row, list) or len(row) != 4:
         return False

@@ -27,7 +27,7 @@ from ..slugs import slugs
 from ..store import bibfile
 from ..store.identity import load_rules
 from . import child
-from .fingerprint import settings, synced
+from .changes import settings, synced
 from .manifest import RECORDS
 from .pasted import fold_duplicates
 from .records import records_json
