@@ -158,7 +158,8 @@ def test_a_status_change_rewrites_the_listings_that_show_the_paper_and_no_other_
     report = generate.run(load_config(root))
     after = {rel: (root / "docs" / rel).stat().st_mtime_ns for rel in _docs(root)}
     rewritten = {rel for rel in after if before.get(rel) != after[rel] and not rel.startswith("notes/")}
-    assert report.written == len(rewritten)  # the state file is no page (_docs leaves it out)  # write-if-changed: the report counts what moved
+    # write-if-changed: the report counts what moved (the state file is no page: _docs leaves it out)
+    assert report.written == len(rewritten)
     assert f"papers/{DAPPLE}.md" in rewritten and "queue.md" not in rewritten  # read -> reading: not queued
     assert {"index.md", "topics/index.md", "tags/pipeline-parallelism.md"} <= rewritten
     assert not {rel for rel in rewritten if rel.startswith("papers/")} - {f"papers/{DAPPLE}.md"}
@@ -284,7 +285,9 @@ def test_a_full_render_killed_halfway_leaves_no_record_to_trust(
     generate.run(load_config(root))
     (root / "refs.bib").write_text(seed_bib_text.replace("DAPPLE", "DAPPLE-2"), encoding="utf-8")
 
-    def killed(docs: Path, pages: dict[str, str], kept: object = (), store: cache.Store | None = None) -> tuple[int, int]:
+    def killed(
+        docs: Path, pages: dict[str, str], kept: object = (), store: cache.Store | None = None
+    ) -> tuple[int, int]:
         manifest.sync(docs, {rel: text for rel, text in pages.items() if rel.startswith("papers/")}, store=store)
         raise KeyboardInterrupt
 
