@@ -142,7 +142,7 @@ def test_a_manifest_change_alone_pickles_no_result_again(tmp_path: Path, monkeyp
     def refuse(*args: object, **kwargs: object) -> bytes:
         raise AssertionError("pickled again")
 
-    monkeypatch.setattr(cache.pickle, "dumps", refuse)
+    monkeypatch.setattr(pickle, "dumps", refuse)  # the module cache.py pickles with
     manifest.write_manifest(again, {"index.md", "queue.md"})
     monkeypatch.undo()
     last = manifest.open_state(tmp_path)

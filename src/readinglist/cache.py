@@ -19,8 +19,9 @@ The two parts are trusted differently. The header is kept as it was read and che
 readers: a file whose header line is unreadable has ``header`` None (``site/manifest.py`` makes
 that an error, never "owns nothing"). The results are a shortcut, never trusted: an index or
 length that does not hold, or a key, digest or type that does not match, is a miss, and the
-result is made again. A result is checked against its digest and unpickled only when asked for,
-with the collector paused; a result not asked for, or every result when only the header changed,
+result is made again. The header is read on its own (a no-op generate reads nothing else); the
+results are read when first asked for. A result is checked against its digest and unpickled
+only when asked for, with the collector paused; a result not asked for, or every result when only the header changed,
 is written back as the bytes it was read as, unread and uncopied. The file is written atomically
 and flushed to disk (``readinglist.writer``: the header is trusted) by the generate that holds
 the build lock, so a killed or concurrent build leaves the last complete file. Unpickling runs no
@@ -98,15 +99,24 @@ class Store:
     ``header``: the trusted part ({} when there is no file, None when its header is unreadable).
     """
 
-    def __init__(self, path: Path, entries: dict[str, Entry], header: Header | None = None) -> None:
-        self.path, self.entries, self.read = path, entries, dict(entries)
-        self.header = {} if header is None and not path.exists() else header
-        self.header_read = copy.deepcopy(self.header)  # a caller may change a list in place
+    def __init__(self, path: Path, header: Header | None, line: bytes = b"") -> None:
+        self.path, self.header, self.line = path, header, line  # line: the header as read
+        self.header_read = copy.deepcopy(header)  # a caller may change a list in place
+        self._entries: dict[str, Entry] | None = None if line else {}
+        self.read: dict[str, Entry] = {}
 
     @classmethod
     def open(cls, docs: Path) -> Store:
-        header, entries = _parse(docs / FILE)
-        return cls(docs / FILE, entries, header)
+        """The header only: the results are read when first asked for (a no-op generate never does)."""
+        header, line = _header(docs / FILE)
+        return cls(docs / FILE, header, line)
+
+    @property
+    def entries(self) -> dict[str, Entry]:
+        if self._entries is None:
+            self._entries = _entries(self.path, self.line)
+            self.read = dict(self._entries)
+        return self._entries
 
     def get(self, kind: str, key: str, expected: type[T]) -> T | None:
         """The result kept for ``kind`` under ``key`` if it is an ``expected``, else None."""
@@ -140,7 +150,8 @@ class Store:
     def save(self) -> None:
         """Write the file if a result or the header changed (an unreadable header is never
         written over: its reader refuses to go on)."""
-        if self.header is None or (self.entries == self.read and self.header == self.header_read):
+        unchanged = self._entries is None or self._entries == self.read  # results never read are unchanged
+        if self.header is None or (unchanged and self.header == self.header_read):
             return
         index = [[kind, key, sha, len(data)] for kind, (key, sha, data) in self.entries.items()]
         lines = [json.dumps(part).encode() + b"\n" for part in (self.header, index)]
@@ -150,35 +161,42 @@ class Store:
         except OSError as exc:  # a read-only docs/ folder, a full disk: the error names the file, not a temporary
             raise ReadingListError(f"cannot write: {exc.strerror or exc}", self.path, code=Code.UNWRITABLE) from None
         self.read, self.header_read = dict(self.entries), copy.deepcopy(self.header)
+        self.line = lines[0]
 
 
-def _parse(path: Path) -> tuple[Header | None, dict[str, Entry]]:
-    """The header (None if unreadable) and each result's key, digest and bytes, as slices of
-    the file read once (not copied)."""
+def _header(path: Path) -> tuple[Header | None, bytes]:
+    """The header ({} with no file, None if unreadable) and its line as read."""
+    try:
+        with path.open("rb") as file:
+            magic, line = file.read(len(MAGIC)), file.readline()
+    except FileNotFoundError:
+        return {}, b""
+    except OSError:
+        return None, b""
+    if magic != MAGIC or not line.endswith(b"\n"):
+        return None, b""  # another format, or no whole header
+    try:
+        header = json.loads(line)
+    except ValueError:
+        return None, b""
+    return (header, line) if isinstance(header, dict) else (None, b"")
+
+
+def _entries(path: Path, line: bytes) -> dict[str, Entry]:
+    """Each result's key, digest and bytes, as slices of the file read once (not copied)."""
     try:
         raw = path.read_bytes()
-    except FileNotFoundError:
-        return {}, {}
     except OSError:
-        return None, {}
-    first = raw.find(b"\n", len(MAGIC))  # the header: a line of JSON
-    second = raw.find(b"\n", first + 1) if first >= 0 else -1
-    if not raw.startswith(MAGIC) or first < 0:
-        return None, {}  # another format, or no header
+        return {}
+    start = len(MAGIC) + len(line)
+    end = raw.find(b"\n", start)  # the index: a line of JSON
+    if not raw.startswith(MAGIC + line) or end < 0:
+        return {}  # written over since its header was read (never under the build lock), or no index
     try:
-        header = json.loads(raw[len(MAGIC) : first])
-    except ValueError:
-        return None, {}
-    if not isinstance(header, dict):
-        return None, {}
-    return header, (_entries(memoryview(raw), first + 1, second) if second >= 0 else {})
-
-
-def _entries(data: memoryview, start: int, end: int) -> dict[str, Entry]:
-    try:
-        index = json.loads(bytes(data[start:end]))
+        index = json.loads(raw[start:end])
     except ValueError:
         return {}
+    data = memoryview(raw)
     at, found = end + 1, dict[str, Entry]()
     for row in index if isinstance(index, list) else [None]:
         if not _row(row):
@@ -187,6 +205,8 @@ def _entries(data: memoryview, start: int, end: int) -> dict[str, Entry]:
         found[kind] = (key, sha, data[at : at + size])
         at += size
     return found if at == len(data) else {}  # a truncated or lengthened file: no result trusted
+
+
 def _row(row: object) -> TypeGuard[list[Any]]:
     if not isinstance(row, list) or len(row) != 4:
         return False
