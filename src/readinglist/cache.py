@@ -42,6 +42,7 @@ from typing import Any, TypeGuard, TypeVar
 
 from .errors import Code, ReadingListError
 from .memory import collector_paused
+from .oserrors import FULL
 from .store import storefile
 from .writer import write_bytes_if_changed
 
@@ -159,9 +160,15 @@ class Store:
         try:  # not compared with the file first: something changed (12 MB read for nothing at 1,000 works)
             write_bytes_if_changed(self.path, b"".join(parts), durable=True, compare=False)
         except OSError as exc:  # a read-only docs/ folder, a full disk: the error names the file, not a temporary
-            raise ReadingListError(f"cannot write: {exc.strerror or exc}", self.path, code=Code.UNWRITABLE) from None
+            raise _unwritten(exc, self.path) from None
         self.read, self.header_read = dict(self.entries), copy.deepcopy(self.header)
         self.line = lines[0]
+
+
+def _unwritten(exc: OSError, path: Path) -> ReadingListError:
+    if exc.errno in FULL:
+        return ReadingListError("no space left on the device", path, code=Code.DISK_FULL)
+    return ReadingListError(f"cannot write: {exc.strerror or exc}", path, code=Code.UNWRITABLE)
 
 
 def _header(path: Path) -> tuple[Header | None, bytes]:
