@@ -178,6 +178,18 @@ def generate_in_a_process(root: Path, own_process: bool, setup: str, report: str
     return done.stdout.split()[-2:]
 
 
+def generate_again(docs: Path, *, results: bool = False) -> None:
+    """The next generate runs in full: its inputs' stamp cleared (site/changes.py), and with
+    ``results`` every cached result dropped, as if the state file held only the manifest."""
+    from readinglist.site import changes, manifest
+
+    store = manifest.open_state(docs)
+    changes.unstamp(store)
+    if results:
+        store.entries.clear()
+    store.save()
+
+
 def copy_seeds(dest: Path, *, refs: bool = True, sources: bool = True, notes: bool = True) -> Path:
     """A private copy of the seed project at ``dest``, to import into, generate and build in."""
     skip = [name for name, keep in (("sources", sources), ("notes", notes), ("refs.bib", refs)) if not keep]

@@ -280,6 +280,7 @@ def test_leftover_temporary_files_are_removed_and_no_file_is_private(project: Pa
     out = project / "docs" / "_build" / "html"
     assert main(["--root", str(project), "build"]) == 0
     leftovers = [
+        project / "docs" / "..readinglist-state.k1ll3d.tmp",
         project / "docs" / "..readinglist-manifest.json.k1ll3d.tmp",
         project / "docs" / "..readinglist-inputs.k1ll3d.tmp",
         project / "docs" / "..readinglist-library.pickle.k1ll3d.tmp",
@@ -351,14 +352,14 @@ def test_refs_bib_that_is_a_directory_is_one_line(project: Path, capsys: pytest.
 def test_a_read_only_docs_folder_names_the_file_not_a_temporary(
     project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from readinglist.site import manifest
+    from readinglist import cache
 
-    def refuse(path: Path, text: str, durable: bool = True) -> bool:
+    def refuse(path: Path, data: bytes, durable: bool = True, **_: object) -> bool:
         raise PermissionError(13, "Permission denied", str(path.parent / f".{path.name}.x1y2z3.tmp"))
 
-    monkeypatch.setattr(manifest, "write_if_changed", refuse)  # as root, chmod cannot make a folder read-only
+    monkeypatch.setattr(cache, "write_bytes_if_changed", refuse)  # as root, chmod cannot make a folder read-only
     status, error = _error_of(project, capsys, "generate")
-    target = project / "docs" / ".readinglist-manifest.json"
+    target = project / "docs" / cache.FILE
     assert (status, error) == (
         1,
         f"readinglist: error: {target}: cannot write: Permission denied [readinglist.unwritable]\n",

@@ -9,19 +9,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import SEEDS, copy_seeds, generate_in_a_process
+from conftest import SEEDS, copy_seeds, generate_again, generate_in_a_process
 from readinglist.config import Config, load_config
 from readinglist.errors import Code, ReadingListError
 from readinglist.latex import to_text
-from readinglist.site import generate
+from readinglist.site import generate, manifest
 from readinglist.site.records import records
 from readinglist.store import bibfile
 
-MANIFEST = ".readinglist-manifest.json"
-STAMP = ".readinglist-inputs"  # the generator's fingerprint of its inputs
 STATE = {
-    MANIFEST,
-    STAMP,
+    ".readinglist-state",  # readinglist.cache: the one state file (issue 29)
+    ".readinglist-manifest.json",
+    ".readinglist-inputs",
     ".readinglist-library.pickle",
     ".readinglist-pages.json",
     ".readinglist-render.pickle",
@@ -40,7 +39,9 @@ def site(tmp_path: Path, seed_bib_text: str) -> Config:
 
 
 def _manifest(config: Config) -> set[str]:
-    return set(json.loads((config.docs_path / MANIFEST).read_text(encoding="utf-8"))["files"])
+    header = manifest.open_state(config.docs_path).header
+    assert header is not None
+    return set(header["files"])
 
 
 def _files(docs: Path) -> dict[str, Path]:
@@ -187,10 +188,10 @@ def test_manifest_cannot_hand_notes_or_outside_files_to_the_generator(site: Conf
     # A tampered (or stale) manifest claims a note, the store and a file outside docs/.
     outside = site.root / "outside.md"
     outside.write_text("mine\n", encoding="utf-8")
-    manifest = site.docs_path / MANIFEST
-    data = json.loads(manifest.read_text(encoding="utf-8"))
-    data["files"] += [f"notes/{note.name}", "../refs.bib", "../outside.md", str(outside)]
-    manifest.write_text(json.dumps(data), encoding="utf-8")
+    store = manifest.open_state(site.docs_path)
+    assert store.header is not None
+    store.header["files"] += [f"notes/{note.name}", "../refs.bib", "../outside.md", str(outside)]
+    store.save()
     note_bytes, bib_bytes = note.read_bytes(), site.bib_path.read_bytes()
 
     report = generate.run(site)
@@ -303,5 +304,5 @@ def test_only_the_command_line_tunes_its_collector(tmp_path: Path, seed_bib_text
     root = copy_seeds(tmp_path / "seeds", refs=False)
     (root / "refs.bib").write_text(seed_bib_text, encoding="utf-8")
     for own, frozen in ((True, True), (False, False)):
-        (root / "docs" / ".readinglist-inputs").unlink(missing_ok=True)  # generate again
+        generate_again(root / "docs")
         assert generate_in_a_process(root, own, "", "gc.get_freeze_count() > 0") == ["0", str(frozen)]

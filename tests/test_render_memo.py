@@ -190,10 +190,8 @@ NEW_ENTRY = """
 
 def _docs(root: Path) -> dict[str, bytes]:
     docs = root / "docs"
-    # The pickled caches' bytes follow which results were served: compared unpickled below.
-    files = [
-        p for p in docs.rglob("*") if p.is_file() and p.name != ".readinglist-build.lock" and p.suffix != ".pickle"
-    ]
+    # The state file's pickled results follow which results were served: compared unpickled below.
+    files = [p for p in docs.rglob("*") if p.is_file() and p.name not in (".readinglist-build.lock", FILE)]
     return {p.relative_to(docs).as_posix(): p.read_bytes() for p in files}
 
 

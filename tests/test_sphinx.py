@@ -161,14 +161,17 @@ def test_bibliography_entries_come_from_the_cache(
     from pybtex.richtext import Text
     from pybtex.style import FormattedEntry
 
-    from readinglist.site.sphinx_ext.bibcache import FILE
+    from readinglist import cache
+    from readinglist.site.sphinx_ext import bibcache
 
     outdir = _built(app)
-    cache = Path(app.doctreedir) / FILE
-    entries = pickle.loads(cache.read_bytes())
-    assert {k[2] for k in entries} == set(WORKS)  # every entry, formatted once
+    folder = Path(app.doctreedir)
+    entries = cache.Store.open(folder).get(bibcache.KIND, bibcache._key(), dict)
+    assert entries is not None and {k[2] for k in entries} == set(WORKS)  # every entry, formatted once
     marked = {k: FormattedEntry(v.key, Text("MARKED IN THE CACHE"), v.label) for k, v in entries.items()}
-    cache.write_bytes(pickle.dumps(marked))
+    store = cache.Store(folder / bibcache.FILE, {})
+    store.put(bibcache.KIND, bibcache._key(), marked)
+    store.save()
     args, kwargs = app_params
     make_app(*args, **{**kwargs, "freshenv": True}).build()  # a new environment, the same cache
     shown = words(main_content(outdir / "bibliography.html"))

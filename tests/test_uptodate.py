@@ -1,4 +1,4 @@
-"""A build with nothing to do starts no Sphinx (site/uptodate.py), and every change still rebuilds."""
+"""A build with nothing to do starts no Sphinx (site/changes.py), and every change still rebuilds."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from hostile_kit import dump_record, records_project
 from readinglist.cli import main
 from readinglist.config import load_config
-from readinglist.site import child, early, uptodate
+from readinglist.site import changes, child, early
 from readinglist.site.build import doctrees_path
 
 Runs = list[list[str]]
@@ -113,7 +113,7 @@ def test_a_note_saved_while_sphinx_reads_is_built_by_the_next_build(tmp_path: Pa
 def test_a_failed_build_leaves_no_stamp(tmp_path: Path, sphinx_runs: Runs) -> None:
     root, out = _project(tmp_path)
     assert _build(root, out) == 0
-    stamp = doctrees_path(load_config(root), out) / uptodate.STAMP
+    stamp = doctrees_path(load_config(root), out) / changes.STAMP
     assert stamp.is_file()
     _note(root, "See {ref}`nowhere`.\n")  # a warning, so an error
     assert _build(root, out) == 1 and not stamp.exists()
@@ -126,11 +126,11 @@ def test_the_inputs_name_the_installed_distributions_and_the_command_line(
 ) -> None:
     root, out = _project(tmp_path)
     config = load_config(root)
-    first = uptodate.inputs(config, out, ["-b", "html"])
-    assert uptodate.inputs(config, out, ["-b", "html"]) == first
-    assert uptodate.inputs(config, out, ["-b", "html", "-j", "2"]) != first
-    monkeypatch.setattr(uptodate, "_distributions", lambda: ["sphinx-99.0.dist-info"])
-    assert uptodate.inputs(config, out, ["-b", "html"]) != first
+    first = changes.inputs(config, out, ["-b", "html"])
+    assert changes.inputs(config, out, ["-b", "html"]) == first
+    assert changes.inputs(config, out, ["-b", "html", "-j", "2"]) != first
+    monkeypatch.setattr(changes, "_distributions", lambda: ["sphinx-99.0.dist-info"])
+    assert changes.inputs(config, out, ["-b", "html"]) != first
 
 
 def test_notes_in_a_linked_folder_are_watched_through_the_link(tmp_path: Path, sphinx_runs: Runs) -> None:
@@ -153,7 +153,7 @@ def test_a_link_loop_ends_and_a_dangling_link_counts(tmp_path: Path) -> None:
     (tmp_path / "a" / "page.md").write_text("x", encoding="utf-8")
     (tmp_path / "a" / "loop").symlink_to(tmp_path, target_is_directory=True)
     (tmp_path / "gone").symlink_to(tmp_path / "nowhere")
-    found = sorted(uptodate._files(tmp_path, frozenset()))
+    found = sorted(changes._files(tmp_path, frozenset()))
     assert ("gone", -1, -1) in found
     assert [f[0] for f in found if f[0].endswith("page.md")] == ["a/page.md"]  # the loop leads back: not again
 

@@ -9,19 +9,28 @@ it reads (``site/assemble.EnrichInputs``) cannot be served a result of other inp
 added to the record is in the key without anyone writing it there.
 
 Each kind holds one result, the last made (a kind is one step of the generate: the library, the
-per-work results, the rendered files' memo). All of them live in ``docs/.readinglist-cache.pickle``:
-a magic line, a JSON line indexing the results (``[kind, key, SHA-256, length]`` each), then
-each result pickled, one after the other. A result is checked against its digest and unpickled
-only when asked for, with the collector paused; a result not asked for is written back as the
-bytes it was read as, unread and uncopied. The file is a shortcut, never trusted: a file whose
-index or length does not hold, or a key, digest or type that does not match, is a miss, and the
-result is made again. It is written atomically (``readinglist.writer``) by
-the generate that holds the build lock, so a killed or concurrent build leaves the last
-complete file. Unpickling runs no code a person could not already run: docs/conf.py is Python too.
+per-work results, the rendered files' memo). All of them live in the generator's one state file,
+``docs/.readinglist-state``: a magic line; a JSON line of the state the generator trusts
+(:attr:`Store.header`: the files it owns, ``site/manifest.py``, and the stamp of the inputs it last
+generated from, ``site/changes.py``); a JSON line indexing the results (``[kind, key, SHA-256,
+length]`` each); then each result pickled, one after the other.
+
+The two parts are trusted differently. The header is kept as it was read and checked by its
+readers: a file whose header line is unreadable has ``header`` None (``site/manifest.py`` makes
+that an error, never "owns nothing"). The results are a shortcut, never trusted: an index or
+length that does not hold, or a key, digest or type that does not match, is a miss, and the
+result is made again. The header is read on its own (a no-op generate reads nothing else); the
+results are read when first asked for. A result is checked against its digest and unpickled
+only when asked for, with the collector paused; a result not asked for, or every result when only the header changed,
+is written back as the bytes it was read as, unread and uncopied. The file is written atomically
+and flushed to disk (``readinglist.writer``: the header is trusted) by the generate that holds
+the build lock, so a killed or concurrent build leaves the last complete file. Unpickling runs no
+code a person could not already run: docs/conf.py is Python too.
 """
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import hashlib
 import json
@@ -31,14 +40,17 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeGuard, TypeVar
 
+from .errors import Code, ReadingListError
 from .memory import collector_paused
+from .oserrors import FULL
 from .store import storefile
 from .writer import write_bytes_if_changed
 
 T = TypeVar("T")
 Entry = tuple[str, str, bytes | memoryview]  # a result's key, the SHA-256 of its pickled bytes, those bytes
-FILE = ".readinglist-cache.pickle"  # relative to docs/
-MAGIC = b"readinglist-cache 2\n"  # the format; a new one makes every older file a miss
+Header = dict[str, Any]  # the trusted part: JSON of the files owned and the inputs' stamp
+FILE = ".readinglist-state"  # relative to docs/: the generator's one state file
+MAGIC = b"readinglist-state 1\n"  # the format; another one is an unreadable header
 PACKAGE = Path(__file__).resolve().parent
 
 
@@ -83,20 +95,35 @@ def _feed(digest: Any, value: object) -> None:
 
 
 class Store:
-    """The cache file of one docs/ folder: read once, written back once (:meth:`save`)."""
+    """The state file of one docs/ folder: read once, written back once per change (:meth:`save`).
 
-    def __init__(self, path: Path, entries: dict[str, Entry]) -> None:
-        self.path, self.entries, self.read = path, entries, dict(entries)
+    ``header``: the trusted part ({} when there is no file, None when its header is unreadable).
+    """
+
+    def __init__(self, path: Path, header: Header | None, line: bytes = b"") -> None:
+        self.path, self.header, self.line = path, header, line  # line: the header as read
+        self.header_read = copy.deepcopy(header)  # a caller may change a list in place
+        self._entries: dict[str, Entry] | None = None if line else {}
+        self.read: dict[str, Entry] = {}
 
     @classmethod
     def open(cls, docs: Path) -> Store:
-        return cls(docs / FILE, _entries(docs / FILE))
+        """The header only: the results are read when first asked for (a no-op generate never does)."""
+        header, line = _header(docs / FILE)
+        return cls(docs / FILE, header, line)
+
+    @property
+    def entries(self) -> dict[str, Entry]:
+        if self._entries is None:
+            self._entries = _entries(self.path, self.line)
+            self.read = dict(self._entries)
+        return self._entries
 
     def get(self, kind: str, key: str, expected: type[T]) -> T | None:
         """The result kept for ``kind`` under ``key`` if it is an ``expected``, else None."""
         found = self.entries.get(kind)
         if found is None or found[0] != key or hashlib.sha256(found[2]).hexdigest() != found[1]:
-            return None  # another key, or bytes altered or torn (not flushed to disk: see save)
+            return None  # another key, or bytes altered
         try:
             with collector_paused():
                 value = pickle.loads(found[2])
@@ -122,37 +149,69 @@ class Store:
         return made, key, True
 
     def save(self) -> None:
-        """Write the file if a result changed; not flushed to disk: a torn file fails its digest."""
-        if self.entries == self.read:
+        """Write the file if a result or the header changed (an unreadable header is never
+        written over: its reader refuses to go on)."""
+        unchanged = self._entries is None or self._entries == self.read  # results never read are unchanged
+        if self.header is None or (unchanged and self.header == self.header_read):
             return
         index = [[kind, key, sha, len(data)] for kind, (key, sha, data) in self.entries.items()]
-        parts = [MAGIC, json.dumps(index).encode() + b"\n", *(data for _, _, data in self.entries.values())]
-        # Not compared with the file first: a result changed (12 MB read for nothing at 1,000 works).
-        write_bytes_if_changed(self.path, b"".join(parts), durable=False, compare=False)
-        self.read = dict(self.entries)
+        lines = [json.dumps(part).encode() + b"\n" for part in (self.header, index)]
+        parts = [MAGIC, *lines, *(data for _, _, data in self.entries.values())]
+        try:  # not compared with the file first: something changed (12 MB read for nothing at 1,000 works)
+            write_bytes_if_changed(self.path, b"".join(parts), durable=True, compare=False)
+        except OSError as exc:  # a read-only docs/ folder, a full disk: the error names the file, not a temporary
+            raise _unwritten(exc, self.path) from None
+        self.read, self.header_read = dict(self.entries), copy.deepcopy(self.header)
+        self.line = lines[0]
 
 
-def _entries(path: Path) -> dict[str, Entry]:
+def _unwritten(exc: OSError, path: Path) -> ReadingListError:
+    if exc.errno in FULL:
+        return ReadingListError("no space left on the device", path, code=Code.DISK_FULL)
+    return ReadingListError(f"cannot write: {exc.strerror or exc}", path, code=Code.UNWRITABLE)
+
+
+def _header(path: Path) -> tuple[Header | None, bytes]:
+    """The header ({} with no file, None if unreadable) and its line as read."""
+    try:
+        with path.open("rb") as file:
+            magic, line = file.read(len(MAGIC)), file.readline()
+    except FileNotFoundError:
+        return {}, b""
+    except OSError:
+        return None, b""
+    if magic != MAGIC or not line.endswith(b"\n"):
+        return None, b""  # another format, or no whole header
+    try:
+        header = json.loads(line)
+    except ValueError:
+        return None, b""
+    return (header, line) if isinstance(header, dict) else (None, b"")
+
+
+def _entries(path: Path, line: bytes) -> dict[str, Entry]:
     """Each result's key, digest and bytes, as slices of the file read once (not copied)."""
     try:
-        data = memoryview(path.read_bytes())
+        raw = path.read_bytes()
     except OSError:
         return {}
-    end = bytes(data[len(MAGIC) : len(MAGIC) + 65536]).find(b"\n")  # the index: a line of JSON
-    if bytes(data[: len(MAGIC)]) != MAGIC or end < 0:
-        return {}  # another format, or no index
+    start = len(MAGIC) + len(line)
+    end = raw.find(b"\n", start)  # the index: a line of JSON
+    if not raw.startswith(MAGIC + line) or end < 0:
+        return {}  # written over since its header was read (never under the build lock), or no index
     try:
-        index = json.loads(bytes(data[len(MAGIC) : len(MAGIC) + end]))
+        index = json.loads(raw[start:end])
     except ValueError:
         return {}
-    at, found = len(MAGIC) + end + 1, dict[str, Entry]()
+    data = memoryview(raw)
+    at, found = end + 1, dict[str, Entry]()
     for row in index if isinstance(index, list) else [None]:
         if not _row(row):
             return {}
         kind, key, sha, size = row
         found[kind] = (key, sha, data[at : at + size])
         at += size
-    return found if at == len(data) else {}  # a truncated or lengthened file: nothing trusted
+    return found if at == len(data) else {}  # a truncated or lengthened file: no result trusted
 
 
 def _row(row: object) -> TypeGuard[list[Any]]:

@@ -26,7 +26,7 @@ from ..render.zotero import load as load_zotero
 from ..slugs import slugs
 from ..store import bibfile
 from ..store.identity import load_rules
-from .fingerprint import settings, synced
+from .changes import settings, synced
 from .manifest import RECORDS
 from .pasted import fold_duplicates
 from .records import records_json

@@ -15,7 +15,7 @@ from .. import lock
 from ..config import Config
 from ..errors import Code, ReadingListError
 from ..writer import remove_temp_files
-from . import early, uptodate
+from . import changes, early
 from .manifest import RECORDS
 from .search import index_if_stale
 
@@ -66,10 +66,10 @@ def sphinx_args(config: Config, out: Path, jobs: str = "1", search: bool = True)
 
 def up_to_date(config: Config, out: Path, jobs: str = "1", search: bool = True) -> bool:
     """True when nothing the generator or Sphinx reads changed since the last successful build into
-    ``out``, nor the site itself: then neither need run (uptodate.py). The caller holds the lock."""
+    ``out``, nor the site itself: then neither need run (changes.py). The caller holds the lock."""
     argv = sphinx_args(config, out, jobs, search)
     doctrees = doctrees_path(config, out)
-    return uptodate.holds(out, doctrees, uptodate.inputs(config, out, argv), indexed=search)
+    return changes.holds(out, doctrees, changes.inputs(config, out, argv), indexed=search)
 
 
 def run(
@@ -77,7 +77,7 @@ def run(
 ) -> int | None:
     """Sphinx in its own process, then Pagefind: the two never hold their memory at once
     (at 10,000 papers, 1.9 GB and 1.8 GB). The caller holds the build lock. None: the site was
-    up to date, so neither ran (uptodate.py).
+    up to date, so neither ran (changes.py).
 
     The extension marks the index stale before Sphinx writes a page (``search.STALE``), so an
     index that a killed build left behind the pages is made by the next build. ``sphinx``: the
@@ -85,10 +85,10 @@ def run(
     """
     remove_temp_files(out, OUT_TEMPS)  # a copy of records.json interrupted before its rename (under the lock)
     argv = sphinx_args(config, out, jobs, search)
-    before, doctrees = uptodate.inputs(config, out, argv), doctrees_path(config, out)
-    if uptodate.holds(out, doctrees, before, indexed=search):
+    before, doctrees = changes.inputs(config, out, argv), doctrees_path(config, out)
+    if changes.holds(out, doctrees, before, indexed=search):
         return None
-    uptodate.forget(doctrees)
+    changes.forget(doctrees)
     result = (sphinx or early.Sphinx(argv)).result()
     if result.returncode != 0:
         # With --keep-going Sphinx saves its environment even when a warning failed the build, and
@@ -97,5 +97,5 @@ def run(
         return result.returncode
     if search:
         index_if_stale(out, doctrees)  # its record beside the doctrees, not in the site
-    uptodate.record(out, doctrees, before)
+    changes.record(out, doctrees, before)
     return 0

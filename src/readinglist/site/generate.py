@@ -1,7 +1,7 @@
 """``readinglist generate``: refs.bib + conf/ + docs/notes/ -> MyST pages under docs/.
 
-Enrichment and rendering (``assemble``) are imported only when the inputs' fingerprint has
-changed: scikit-learn alone takes a second to import, most of a rebuild after a note edit.
+Enrichment and rendering (``assemble``) are imported only when the inputs' fingerprint
+(site/changes.py) has changed: scikit-learn alone takes a second to import, most of a rebuild after a note edit.
 """
 
 from __future__ import annotations
@@ -20,10 +20,9 @@ from ..model import Note
 from ..render import registry
 from ..render.links import plural
 from ..render.notes import load_notes
-from ..writer import write_if_changed
 from . import pagestate
-from .fingerprint import STAMP, inputs_fingerprint, is_current, stamp_text
-from .manifest import MANIFEST, read_manifest, remove_interrupted_writes, sync
+from .changes import inputs_fingerprint, is_current, stamp_inputs, unstamp
+from .manifest import OLD_MANIFEST, OLD_STAMP, open_state, read_manifest, remove_interrupted_writes, sync
 
 if TYPE_CHECKING:
     from ..model import Library
@@ -32,10 +31,14 @@ if TYPE_CHECKING:
 # Folders under docs/ that never hold a page of the "About" menu.
 GENERATED_FOLDERS = registry.folders() | set(registry.PROTECTED)  # no hand-written page for the menu there
 HIDDEN = ("_", ".")  # names of files and folders that are no page of the menu
-# The generator's own state beside the pages (none of them a page): each written atomically.
-STATE_FILES = {MANIFEST, STAMP, cache.FILE}
-# The caches readinglist.cache replaced (issue 29): removed from docs/ once, since no run reads them.
+# The generator's own state beside the pages (no page): one file, written atomically (readinglist.cache).
+STATE_FILES = {cache.FILE}
+# The state files readinglist.cache replaced (issue 29): removed from docs/ once the state file is
+# written (the old manifest and stamp are read into it first: manifest.open_state).
 REPLACED = (
+    OLD_MANIFEST,
+    OLD_STAMP,
+    ".readinglist-cache.pickle",  # the cache's own file; its results were of another code version anyway
     ".readinglist-library.pickle",
     ".readinglist-recall.pickle",
     ".readinglist-render.pickle",
@@ -106,7 +109,7 @@ def hand_written_pages(docs: Path, owned: set[str] | None = None) -> list[str]:
 
     The folders no such page is in are not walked: hidden and underscored ones (``_build``, with
     a built site's every page and doctree) and the generated ones (10,000 paper pages)."""
-    owned = read_manifest(docs) if owned is None else owned
+    owned = read_manifest(open_state(docs)) if owned is None else owned
     found = []
     for root, folders, files in os.walk(docs):
         here = Path(root).relative_to(docs)
@@ -130,18 +133,20 @@ def run(config: Config, force: bool = False, allow_empty: bool = False, own_proc
     of the garbage collector's reach (readinglist.memory.keep_loaded). Never under Sphinx: a
     plain sphinx-build's collector is not ours to tune (sphinx_ext/memory.py).
     """
-    owned = read_manifest(config.docs_path)
+    store = open_state(config.docs_path)
+    owned = read_manifest(store)
     remove_interrupted_writes(config.docs_path, owned | STATE_FILES | set(REPLACED))
+    store.save()  # an older version's manifest, read into the state file before its file goes
     for name in REPLACED:
         (config.docs_path / name).unlink(missing_ok=True)
     about = hand_written_pages(config.docs_path, owned)
     notes = load_notes(config.notes_path, config.root)
     fingerprint = inputs_fingerprint(config, about, notes)
-    if not force and is_current(config.docs_path, fingerprint):
+    if not force and is_current(store, config.docs_path, fingerprint):
         return GenerateReport(None, 0, 0, ())
     from .assemble import enrichment  # deferred: see the module docstring
 
-    store = cache.Store.open(config.docs_path)
+    unstamp(store)
     key, enriched, built = enrichment(config, notes, fresh=force, store=store)
     if built:
         store.save()  # a render killed halfway loses no enrichment
@@ -152,8 +157,8 @@ def run(config: Config, force: bool = False, allow_empty: bool = False, own_proc
         _refuse_empty(config, owned)
     context = pagestate.context_key(config, key, about)
     written, deleted = _render(config, enriched, notes, about, context, None if force else owned, store)
+    stamp_inputs(store, fingerprint)
     store.save()
-    write_if_changed(config.docs_path / STAMP, stamp_text(config.docs_path, fingerprint))
     slugs_in_use = {p.slug for p in library.papers}
     orphans = tuple(sorted(name for name in notes if name not in slugs_in_use and name.lower() != "readme"))
     return GenerateReport(library, written, deleted, orphans, enriched.problems)
@@ -183,7 +188,7 @@ def _render(
     # Units whose inputs are unchanged are served from the last generate's (``force``: none).
     memo: Literal["write", "reuse"] = "reuse" if owned is not None else "write"
     files = site_files(config, enriched.library, notes, enriched.bibtex, about, only, enriched.fixed, memo, store)
-    counts = sync(docs, files, kept)
+    counts = sync(docs, files, kept, store)
     pagestate.remember(store, pagestate.PageState.of(context, notes))
     return counts
 

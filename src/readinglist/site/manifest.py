@@ -4,38 +4,83 @@ A file that exists but is not in the manifest was written by a person; it is nev
 The manifest is widened before new files are written and narrowed after stale ones are
 deleted, so an interrupted run leaves a state the next run repairs; the temporary files of
 writes a kill interrupted are removed when the next run starts (:func:`remove_interrupted_writes`).
+
+The manifest is the ``files`` of the state file's trusted header (readinglist.cache), written
+atomically and flushed to disk with it. Unlike the cached results beside it, it is trusted, so
+an unreadable header is an error (:data:`Code.BAD_MANIFEST`), never "owns nothing". Projects
+generated before issue 29 kept it in ``.readinglist-manifest.json``: :func:`open_state` reads that
+file once into the state file; the generator then removes it (``generate.REPLACED``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Collection
 from pathlib import Path
 
+from ..cache import Store
 from ..errors import Code, ReadingListError
 from ..render.registry import PROTECTED, may_write
 from ..writer import remove_temp_files, write_if_changed
 
-MANIFEST = ".readinglist-manifest.json"
+OLD_MANIFEST = ".readinglist-manifest.json"  # before issue 29: the manifest's own file
+OLD_STAMP = ".readinglist-inputs"  # before issue 29: the inputs' stamp's own file (site/changes.py)
 RECORDS = "records.json"  # the list as data; the Sphinx extension copies it to the site root
 
 
-def read_manifest(docs: Path) -> set[str]:
-    path = docs / MANIFEST
+def _corrupt(path: Path) -> ReadingListError:
+    return ReadingListError(
+        "generator manifest is corrupt; delete it and the generated folders", path, code=Code.BAD_MANIFEST
+    )
+
+
+def open_state(docs: Path) -> Store:
+    """The state file, its header checked; with none yet, the files of an older version's manifest."""
+    store = Store.open(docs)
+    read_manifest(store)
+    if not store.path.exists() and (docs / OLD_MANIFEST).exists():
+        _migrate(store, docs)
+    return store
+
+
+def _migrate(store: Store, docs: Path) -> None:
+    """Copy the old manifest, and its stamp if it was the old manifest's, into ``store.header``."""
+    raw = (docs / OLD_MANIFEST).read_bytes()
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return set()
-    except (ValueError, UnicodeDecodeError):
-        raise ReadingListError(
-            "generator manifest is corrupt; delete it and the generated folders", path, code=Code.BAD_MANIFEST
-        ) from None
-    return {p for p in data.get("files", []) if isinstance(p, str) and is_owned_path(p)}
+        files = json.loads(raw)["files"]
+    except (ValueError, TypeError, KeyError):
+        raise _corrupt(docs / OLD_MANIFEST) from None
+    if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
+        raise _corrupt(docs / OLD_MANIFEST)
+    store.header = {"files": sorted(files)}
+    try:  # the old stamp: "<fingerprint> <SHA-256 of the manifest's bytes>"
+        fingerprint, mark = (docs / OLD_STAMP).read_text(encoding="utf-8").split()
+    except (OSError, ValueError):
+        return
+    if mark == hashlib.sha256(raw).hexdigest():
+        store.header["inputs"] = stamp_of(fingerprint, store)
 
 
-def write_manifest(docs: Path, files: set[str]) -> None:
-    text = json.dumps({"generator": "readinglist", "files": sorted(files)}, indent=1) + "\n"
-    _write(docs / MANIFEST, text, durable=True)
+def stamp_of(fingerprint: str, store: Store) -> str:
+    """The inputs' fingerprint and the manifest's own, so an edited manifest is noticed too."""
+    files = json.dumps(store.header.get("files", []) if store.header else []).encode()
+    return f"{fingerprint} {hashlib.sha256(files).hexdigest()}"
+
+
+def read_manifest(store: Store) -> set[str]:
+    files = store.header.get("files", []) if store.header is not None else None
+    if not isinstance(files, list):
+        raise _corrupt(store.path)
+    return {p for p in files if isinstance(p, str) and is_owned_path(p)}
+
+
+def write_manifest(store: Store, files: set[str]) -> None:
+    """Written at once (with the cached results) if the files changed, else left for the next save."""
+    assert store.header is not None  # read_manifest refused an unreadable one
+    store.header["files"] = sorted(files)
+    if store.header_read is None or store.header["files"] != store.header_read.get("files"):
+        store.save()
 
 
 def is_owned_path(rel: str) -> bool:
@@ -47,10 +92,12 @@ def is_owned_path(rel: str) -> bool:
     return plain and parts[0] not in PROTECTED and may_write(rel)
 
 
-def sync(docs: Path, pages: dict[str, str], kept: Collection[str] = ()) -> tuple[int, int]:
+def sync(docs: Path, pages: dict[str, str], kept: Collection[str] = (), store: Store | None = None) -> tuple[int, int]:
     """Make docs/ hold ``pages`` and the generator's files ``kept`` as they are (a partial render:
-    site/pagestate.py); return (files written, stale files deleted)."""
-    owned = read_manifest(docs)
+    site/pagestate.py); return (files written, stale files deleted). ``store``: the generate's
+    state file, if it has opened it (two open copies would each write the other's over)."""
+    store = open_state(docs) if store is None else store
+    owned = read_manifest(store)
     if not set(kept) <= owned:
         raise ReadingListError("refusing to keep files the generator did not write", docs, code=Code.NOT_OWNED)
     for rel in pages:
@@ -64,18 +111,18 @@ def sync(docs: Path, pages: dict[str, str], kept: Collection[str] = ()) -> tuple
                 docs,
                 code=Code.NOT_OWNED,
             )
-    write_manifest(docs, owned | set(pages))
+    write_manifest(store, owned | set(pages))
     written = sum(_write(docs / rel, text) for rel, text in sorted(pages.items()))
     stale = sorted(owned - set(pages) - set(kept))
     for rel in stale:
         (docs / rel).unlink(missing_ok=True)
-    write_manifest(docs, set(pages) | set(kept))
+    write_manifest(store, set(pages) | set(kept))
     return written, len(stale)
 
 
-def _write(path: Path, text: str, durable: bool = False) -> bool:
+def _write(path: Path, text: str) -> bool:
     try:
-        return write_if_changed(path, text, durable=durable)
+        return write_if_changed(path, text, durable=False)
     except OSError as exc:  # a read-only docs/ folder, a full disk: the error names the file, not a temporary
         raise ReadingListError(f"cannot write: {exc.strerror or exc}", path, code=Code.UNWRITABLE) from None
 

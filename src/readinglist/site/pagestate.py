@@ -26,7 +26,7 @@ from ..cache import Store, key_of
 from ..config import Config
 from ..model import Note
 from ..render.registry import PAPERS, data_name
-from .fingerprint import note_state, settings, synced
+from .changes import note_state, settings, synced
 
 PAGES = "pages"  # the record's kind in the cache
 
@@ -34,7 +34,7 @@ PAGES = "pages"  # the record's kind in the cache
 @dataclass(frozen=True)
 class PageState:
     context: str  # the enrichment's key, the settings and the hand-written pages
-    notes: dict[str, str]  # each note's state (fingerprint.note_state) by slug
+    notes: dict[str, str]  # each note's state (changes.note_state) by slug
 
     @classmethod
     def of(cls, context: str, notes: dict[str, Note]) -> PageState:
