@@ -57,14 +57,13 @@ def allocating() -> Iterator[None]:
     oldest generation in one step (``freeze`` then ``unfreeze``). Left in the youngest, the
     first collection after the span walked all of it."""
     was = gc.isenabled()
-    gc.disable()
     try:
-        yield
+        with collector_paused():
+            yield
     finally:
-        if was:
+        if was:  # a caller's paused collector: its generations are its own
             gc.freeze()
             gc.unfreeze()
-            gc.enable()
 
 
 def keep_loaded() -> None:
