@@ -155,6 +155,16 @@ def seed_bib_text(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 @pytest.fixture
+def seed_config(tmp_path: Path, seed_bib_text: str) -> Any:
+    """The seed project in a folder of its own, its refs.bib as the first import writes it."""
+    from readinglist.config import load_config
+
+    root = copy_seeds(tmp_path / "seeds", refs=False)
+    (root / "refs.bib").write_text(seed_bib_text, encoding="utf-8")
+    return load_config(root)
+
+
+@pytest.fixture
 def seed_bib(tmp_path: Path, seed_bib_text: str) -> Path:
     """A private copy of the seed-imported refs.bib."""
     path = tmp_path / "refs.bib"

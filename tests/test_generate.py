@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import SEEDS, copy_seeds, generate_again, generate_in_a_process
-from readinglist.config import Config, load_config
+from readinglist.config import Config
 from readinglist.errors import Code, ReadingListError
 from readinglist.latex import to_text
 from readinglist.site import generate, manifest
@@ -32,10 +32,8 @@ DAPPLE = "DAPPLE: A Pipelined Data Parallel Approach for Training Large Models"
 
 
 @pytest.fixture
-def site(tmp_path: Path, seed_bib_text: str) -> Config:
-    root = copy_seeds(tmp_path / "seeds", refs=False)
-    (root / "refs.bib").write_text(seed_bib_text, encoding="utf-8")
-    return load_config(root)
+def site(seed_config: Config) -> Config:
+    return seed_config
 
 
 def _manifest(config: Config) -> set[str]:

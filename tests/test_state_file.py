@@ -21,10 +21,8 @@ LOCK = ".readinglist-build.lock"  # the build lock: no state, touched by every b
 
 
 @pytest.fixture
-def site(tmp_path: Path, seed_bib_text: str) -> Config:
-    root = copy_seeds(tmp_path / "seeds", refs=False)
-    (root / "refs.bib").write_text(seed_bib_text, encoding="utf-8")
-    return load_config(root)
+def site(seed_config: Config) -> Config:
+    return seed_config
 
 
 def _owned(config: Config) -> set[str]:
