@@ -69,3 +69,38 @@ def test_the_compatibility_module_loads_sphinx_only_when_the_adapter_calls_it() 
     assert _frameworks_imported(COMPAT, lazy=False) == set()
     assert _frameworks_imported(COMPAT) == {"sphinx"}  # the check sees the lazy ones
     assert _frameworks_imported(ADAPTER / "links.py", lazy=False) == {"sphinx", "docutils"}
+
+
+def _shared_imports(path: Path) -> set[str]:
+    """The package's top-level modules (``cache``, ``model``...) a module imports, lazy ones too."""
+    depth = len(path.relative_to(PACKAGE).parts) - 1
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == depth + 1:
+            names = [node.module.split(".")[0]] if node.module else [a.name for a in node.names]
+            found.update(name for name in names if (PACKAGE / f"{name}.py").is_file())
+    return found
+
+
+def _reached(module: str, seen: set[str] | None = None) -> set[str]:
+    """The stages a top-level module imports, itself or through other top-level modules."""
+    seen = set() if seen is None else seen
+    seen.add(module)
+    path = PACKAGE / f"{module}.py"
+    stages = _stages_imported(path)
+    for other in _shared_imports(path) - seen:
+        stages |= _reached(other, seen)
+    return stages
+
+
+@pytest.mark.parametrize("stage", ORDER)
+def test_no_shared_module_takes_a_stage_to_a_later_one(stage: str) -> None:
+    """``render`` may import ``cache``, which imports ``store``; a ``store`` module may not import it."""
+    later = set(ORDER[ORDER.index(stage) + 1 :])
+    wrong = {
+        f"{path.relative_to(PACKAGE)} -> {shared}": sorted(_reached(shared) & later)
+        for path in sorted((PACKAGE / stage).rglob("*.py"))
+        for shared in _shared_imports(path)
+    }
+    assert {k: v for k, v in wrong.items() if v} == {}
+    assert _reached("cache") >= {"store"}  # the check sees a shared module's stages

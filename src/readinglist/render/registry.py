@@ -165,7 +165,7 @@ def may_write(rel: str) -> bool:
     stem, dot, suffix = name.rpartition(".")
     if not dot:
         return False
-    # by folder and type (and name, at the root): a manifest lists 20,000 files at 10,000 works
+    # by folder and type (and name, at the root): cached, as a manifest lists two files per paper
     return _may_write(folder.split("/")[0], "" if folder else stem, suffix)
 
 

@@ -105,10 +105,10 @@ def _count(n: int, nouns: tuple[str, str]) -> str:
 
 def hand_written_pages(docs: Path, owned: set[str] | None = None) -> list[str]:
     """Docnames of the pages a person wrote in docs/ (guide, architecture, ...), for the menu;
-    ``owned``: the manifest's files, if the caller has read it (at 10,000 papers a read is 0.1 s).
+    ``owned``: the manifest's files, if the caller has read them already (so they are read once).
 
     The folders no such page is in are not walked: hidden and underscored ones (``_build``, with
-    a built site's every page and doctree) and the generated ones (10,000 paper pages)."""
+    a built site's every page and doctree) and the generated ones (a page per paper)."""
     owned = read_manifest(open_state(docs)) if owned is None else owned
     found = []
     for root, folders, files in os.walk(docs):
