@@ -176,7 +176,7 @@ def generate_in_a_process(root: Path, own_process: bool, setup: str, report: str
     """``cli.main([... "generate"], own_process=...)`` on ``root`` in a new interpreter, after
     ``setup`` (code; ``os``, ``gc`` and ``sys`` are imported): its status and the value of
     ``report`` (an expression), as printed. ``cli.console`` passes ``own_process``; a test must
-    not, in its own process (generate would tune the collector)."""
+    not, in its own process (generate would tune the collector and fork)."""
     script = (
         f"import gc, os, sys\nfrom readinglist import cli\n{setup}\n"
         "status = cli.main(['--root', sys.argv[1], 'generate'], own_process=sys.argv[2] == 'own')\n"

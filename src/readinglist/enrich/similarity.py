@@ -157,6 +157,12 @@ def _lowered(text: str) -> str:
     return strip_urls(text).lower()
 
 
+def load_libraries() -> None:
+    """Import scikit-learn's text module now (0.55 s, most of it SciPy's statistics, which
+    scikit-learn imports at its start), e.g. while a helper reads refs.bib."""
+    import sklearn.feature_extraction.text  # noqa: F401
+
+
 def _analyzer() -> Callable[[str], list[str]]:
     """A text's terms: its words (lowered, links left out, stop words dropped) and word pairs."""
     # Imported here: the modules that only read a cached library (a note edit) never need it (0.7 s).

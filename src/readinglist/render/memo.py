@@ -1,12 +1,12 @@
 """Rendered files kept from one generate to the next, each under a digest of exactly what it read.
 
 A status edit changes about 13 of a 1,000-work site's 2,500 generated files, and adding a paper
-about a hundred: rendering every listing, feed, download and paper page again would be most of
+about a hundred, yet every listing, feed, download and paper page was rendered again: most of
 such a generate. So a renderer hands each of its units (a page, a feed, a download) to
 ``unit(name, key, make)``. ``key`` is a digest of everything the unit reads (its papers, their
 notes' front matter, its topic or author), and when it matches the files the last generate
-wrote are served, read back from docs/: an entry holds their digests, not their text (a memo
-of the texts costs more to write than the listings it saves), so a file edited by hand, or never
+wrote are served, read back from docs/: an entry holds their digests, not their text (a
+19 MB memo cost more to write than the listings it saved), so a file edited by hand, or never
 written by a killed generate, no longer matches and is rendered.
 
 A paper page also reads other papers by key (its related links, versions, crossref parent,
@@ -170,6 +170,51 @@ def kept(previous: dict[str, Entry], docs: Path | None, active: bool = True) -> 
 
 def current() -> Memo:
     return _current[0]
+
+
+@dataclass(frozen=True)
+class Done:
+    """What rendering some units added to the memo, the charts and the Cite cache: a forked
+    helper's share of a render (site/assemble.py), handed back to the process that saves them."""
+
+    made: dict[str, Entry]
+    rendered: list[str]
+    served: int
+    charts: dict[str, str]
+    cited: dict[str, list[str]]
+
+
+Mark = tuple[frozenset[str], int, int, frozenset[str], frozenset[str]]
+
+
+def mark() -> Mark:
+    """Where the memo, the charts and the Cite cache stand now, for :func:`since`."""
+    memo, drawn = current(), charts.current_files()
+    return frozenset(memo.made), len(memo.rendered), memo.served, frozenset(drawn), frozenset(CACHE.used)
+
+
+def since(at: Mark) -> Done:
+    """What was added after ``at`` (each unit is rendered once per generate, under its own name)."""
+    made, rendered, served, drawn, cited = at
+    memo = current()
+    return Done(
+        {name: entry for name, entry in memo.made.items() if name not in made},
+        memo.rendered[rendered:],
+        memo.served - served,
+        {path: svg for path, svg in charts.current_files().items() if path not in drawn},
+        {key: value for key, value in CACHE.used.items() if key not in cited},
+    )
+
+
+def absorb(done: Done) -> None:
+    """Take in another process's :class:`Done`, as if its units had been rendered here."""
+    memo = current()
+    memo.made.update(done.made)
+    memo.rendered.extend(done.rendered)
+    memo.served += done.served
+    charts.keep(done.charts)
+    for key, value in done.cited.items():
+        CACHE.put(key, value)
 
 
 def one(path: str, key: str, render: Callable[..., str], *args: Any) -> str:

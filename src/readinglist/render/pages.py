@@ -28,12 +28,14 @@ def site_pages(
     graph: bool = True,
     only: Collection[str] | None = None,
     fixed: dict[str, str] | None = None,
+    apart: bool | None = None,
     zotero: Mapping[str, Annotations] | None = None,
 ) -> dict[str, str]:
-    """The arguments are :class:`Inputs`' (render/inputs.py), which each renderer is given."""
+    """The arguments are :class:`Inputs`' (render/inputs.py), which each renderer is given;
+    ``apart``: only the kinds whose ``apart`` is that (render/registry.py), else every kind."""
     inputs = Inputs(library, notes, bibtex, site, about, graph, only, fixed, zotero or {})
     pages: dict[str, str] = {}
-    for renderer in registry.renderers():
+    for renderer in registry.renderers(apart):
         pages.update(renderer(inputs))
     # Every value is cleaned where it is printed; this pass is the policy's last line (chars.py).
     return {path: strip_unsafe(text) for path, text in pages.items()}

@@ -39,6 +39,9 @@ class Kind:
     ``render``: ``module:function`` under render/ that renders it from an ``Inputs``
     (``render/inputs.py``), imported when pages are rendered, not with this table: the renderers
     import the table's folders. "" when another row's renderer writes it too, or site/ does.
+    ``apart``: the command line renders it in a forked helper while it renders the rest
+    (site/assemble.py): the listings that draw charts (so matplotlib is imported there alone),
+    about half of a render's time.
     ``sample``: the page of the frozen seeds that tests/fixtures/pages/ stores, byte for byte, as
     this kind's sample (tests/test_stored_pages.py; ``pytest --update-fixtures`` writes it): every
     kind of MyST page names one, the richest where there is a choice.
@@ -51,6 +54,7 @@ class Kind:
     search: Search = Search.FULL
     suffixes: tuple[str, ...] = (".md",)
     render: str = ""
+    apart: bool = False
     sample: str = ""
 
     def holds(self, docname: str) -> bool:
@@ -59,7 +63,9 @@ class Kind:
 
 
 KINDS = (
-    Kind("landing page", docname="index", search=Search.LIGHT, render="pages:landing_page", sample="index.md"),
+    Kind(
+        "landing page", docname="index", search=Search.LIGHT, render="pages:landing_page", apart=True, sample="index.md"
+    ),
     Kind("paper", folder="papers", search=Search.PAPER, render="paper:paper_pages", sample="papers/lin2020dapple.md"),
     Kind(
         "topic",
@@ -67,6 +73,7 @@ KINDS = (
         menu="topics/index",
         search=Search.LIGHT,
         render="listings:topic_listings",
+        apart=True,
         sample="topics/ml-systems.md",  # a topic with subtopics
     ),
     Kind(
@@ -75,6 +82,7 @@ KINDS = (
         menu="authors/index",
         search=Search.NONE,
         render="authors:author_listings",
+        apart=True,
         sample="authors/l.md",  # the initial of the author with a chart
     ),
     # with the bibliography: the pages no note shows on, kept by the enrichment cache
@@ -128,9 +136,10 @@ def samples() -> dict[str, str]:
     return {kind.name: kind.sample for kind in KINDS if kind.sample}
 
 
-def renderers() -> list[Renderer]:
-    """The renderers the rows name, in the table's order."""
-    return [_imported(kind.render) for kind in KINDS if kind.render]
+def renderers(apart: bool | None = None) -> list[Renderer]:
+    """The renderers the rows name, in the table's order; with ``apart``, only the rows whose
+    ``apart`` is that."""
+    return [_imported(kind.render) for kind in KINDS if kind.render and apart in (None, kind.apart)]
 
 
 def _imported(name: str) -> Renderer:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -18,7 +18,7 @@ from ..model import Library, Note, Work
 from ..render import charts, citecache
 from ..render.bibliography import problems
 from ..render.citeblock import public_entry
-from ..render.memo import Entry, kept
+from ..render.memo import Done, Entry, absorb, kept, mark, since
 from ..render.notes import load_notes
 from ..render.pages import library_pages, site_pages
 from ..render.registry import PAPERS
@@ -26,6 +26,7 @@ from ..render.zotero import load as load_zotero
 from ..slugs import slugs
 from ..store import bibfile
 from ..store.identity import load_rules
+from . import child
 from .changes import settings, synced
 from .manifest import RECORDS
 from .pasted import fold_duplicates
@@ -75,17 +76,18 @@ class EnrichInputs:
 
 
 def enrichment(
-    config: Config, notes: dict[str, Note], fresh: bool = False, store: Store | None = None
+    config: Config, notes: dict[str, Note], fresh: bool = False, parallel: bool = False, store: Store | None = None
 ) -> tuple[str, Enriched, bool]:
     """The enriched library, its key and whether it was built (not served): from the cache
     (readinglist.cache) when its inputs are unchanged, else built and kept. ``fresh`` builds it
-    whatever the cache holds; ``store``: the generate's cache, else this call opens and saves one."""
+    whatever the cache holds; ``parallel``: refs.bib may be read in a forked helper
+    (:func:`enrich_store`); ``store``: the generate's cache, else this call opens and saves one."""
     own = store or Store.open(config.docs_path)
     if fresh:
         own.drop(LIBRARY)
         own.drop(RECALL)
     inputs = EnrichInputs.of(config, notes)
-    found, key, built = own.cached(LIBRARY, Enriched, partial(_enrich_kept, own), inputs)
+    found, key, built = own.cached(LIBRARY, Enriched, partial(_enrich_kept, own, parallel=parallel), inputs)
     if store is None:
         own.save()
     for line in found.messages:  # the same lines whether served or built
@@ -93,12 +95,12 @@ def enrichment(
     return key, found, built
 
 
-def _enrich_kept(store: Store, inputs: EnrichInputs) -> Enriched:
+def _enrich_kept(store: Store, inputs: EnrichInputs, parallel: bool) -> Enriched:
     """Enrich, serving the per-work results (enrich/recall.py) the last enrichment kept under the
     same taxonomy: the only input they read besides their arguments."""
     key = key_of(RECALL, inputs.taxonomy)
     recall = Recall(store.get(RECALL, key, dict))
-    enriched = enrich(inputs, recall)
+    enriched = enrich(inputs, recall, parallel)
     for paper in enriched.library.papers:
         paper.digest  # noqa: B018 (computed before pickling, so the cache serves it too)
     store.put(RECALL, key, recall.used)
@@ -119,19 +121,29 @@ def build_library(config: Config) -> tuple[Library, dict[str, str], dict[str, No
 Read = tuple[list[Work], dict[str, str], list[str]]
 
 
-def enrich_store(config: Config, notes: dict[str, Note], recall: Recall | None = None) -> Enriched:
+def enrich_store(
+    config: Config, notes: dict[str, Note], recall: Recall | None = None, parallel: bool = False
+) -> Enriched:
     """:func:`enrich` of ``config``'s and ``notes``' inputs, built afresh."""
-    return enrich(EnrichInputs.of(config, notes), recall)
+    return enrich(EnrichInputs.of(config, notes), recall, parallel)
 
 
-def enrich(inputs: EnrichInputs, recall: Recall | None = None) -> Enriched:
+def enrich(inputs: EnrichInputs, recall: Recall | None = None, parallel: bool = False) -> Enriched:
     """Enriched papers, the public BibTeX of each entry (for the copy block) and what reading said;
-    ``recall``: the last generate's per-work results (enrich/recall.py)."""
-    works, bibtex, messages = _read_store(inputs)
-    # Imported here: numpy, SciPy, scikit-learn and the similarity code take most of a second to
-    # import, and a note edit served from the cache never enriches.
-    from ..enrich.pipeline import enrich as enriched
+    ``recall``: the last generate's per-work results (enrich/recall.py). With ``parallel`` (and
+    fork: Linux), refs.bib is read in a forked helper (:func:`_read_store`) while this process
+    imports the enrichment's libraries: the two took 0.45 and 0.75 s one after the other when a
+    paper was added at 1,000 works, and the second core waited for the pages meanwhile."""
+    read = partial(_read_store, inputs)
+    with child.beside(read, wanted=parallel) as helper:
+        # Imported here: numpy, scipy, scikit-learn and the similarity code cost 0.75 s, and a
+        # note edit served from the cache never enriches.
+        from ..enrich.pipeline import enrich as enriched
+        from ..enrich.similarity import load_libraries
 
+        if helper is not None:
+            load_libraries()  # what enrich() would import first thing, while the helper reads
+    works, bibtex, messages = (helper.result() if helper else None) or read()
     library = enriched(
         works,
         load_taxonomy(inputs.taxonomy),
@@ -149,7 +161,7 @@ def enrich(inputs: EnrichInputs, recall: Recall | None = None) -> Enriched:
 
 def _read_store(inputs: EnrichInputs) -> Read:
     """refs.bib's works (one per work, notes' titles applied), every entry's public BibTeX and
-    what reading said."""
+    what reading said. Reads only: a forked helper may run it (:func:`enrich_store`)."""
     store = bibfile.load(inputs.bib, tolerant=True)  # one bad entry is left out, not fatal to the site
     # named as the user knows the file: refs.bib:LINE
     messages = [f"readinglist: skipped {replace(skip, file=inputs.bib_name).render()}" for skip in store.skipped]
@@ -189,6 +201,7 @@ def site_files(
     only: Collection[str] | None = None,
     fixed: dict[str, str] | None = None,
     memo: Literal["off", "write", "reuse"] = "off",
+    parallel: bool = False,
     store: Store | None = None,
 ) -> dict[str, str]:
     """Every generated file, by path relative to docs/; with ``only``, the paper pages of those
@@ -197,13 +210,13 @@ def site_files(
     ``memo``: keep the rendered units and the Cite menus' references for the next generate
     ("write"), and serve the last generate's where their inputs are unchanged ("reuse"):
     render/memo.py and render/citecache.py, kept in ``store`` (the generate's cache; else this
-    call opens and saves one)."""
+    call opens and saves one); ``parallel``: fork a helper for part of the render (:func:`_pages`)."""
     own = store if store is not None or memo == "off" else Store.open(config.docs_path)
     key, cites = render_key(config), key_of(CITATIONS, citecache.versions())
     previous = _memo(own.get(RENDER, key, dict)) if own and memo == "reuse" else {}
     known = _cited(own.get(CITATIONS, cites, dict)) if own else {}
     with kept(previous, config.docs_path, active=memo != "off") as made, citecache.kept(known) as cited:
-        files = _rendered(config, library, notes, bibtex, about, only, fixed)
+        files = _rendered(config, library, notes, bibtex, about, only, fixed, parallel)
         used = dict(cited.used)
     if own is not None:
         # A partial render (site/pagestate.py) rendered only some paper pages: the others'
@@ -242,6 +255,7 @@ def _rendered(
     about: list[str],
     only: Collection[str] | None,
     fixed: dict[str, str] | None,
+    parallel: bool,
 ) -> dict[str, str]:
     site = {"title": config.title, "description": config.description, "base_url": config.base_url}
     site["author_feed_min"] = str(config.author_feed_min)  # render/feeds.py
@@ -250,8 +264,37 @@ def _rendered(
     with charts.drawn(drawing) as drawn:
         pages = None if fixed is None else {rel: text for rel, text in fixed.items() if rel != RECORDS}
         zotero = load_zotero(config.root)  # the synced notes and highlights (render/zotero.py)
-        files = site_pages(library, notes, bibtex, site, about, config.graph, only, pages, zotero=zotero)
+        render = partial(site_pages, library, notes, bibtex, site, about, graph=config.graph, only=only, fixed=pages)
+        render = partial(render, zotero=zotero)
+        files = _pages(render, parallel)
         files.update(drawn.files)
     # copied to the site root by the Sphinx extension
     files[RECORDS] = records_json(library) if fixed is None else fixed[RECORDS]
     return files
+
+
+def _pages(render: Callable[..., dict[str, str]], parallel: bool) -> dict[str, str]:
+    """``render()``'s pages. With ``parallel`` (and fork: Linux), the kinds marked ``apart``
+    (render/registry.py: the listings that draw charts, about half of a render) are rendered in
+    a forked helper meanwhile, on the core that otherwise waits for the pages (Sphinx started
+    early, site/early.py); what the helper added to the memo, the charts and the Cite cache is
+    taken back here. A helper that fails is only a lost shortcut: its share is rendered here.
+    The caller asks for it only when the library changed (generate._render): after a note edit
+    the listings are served from the memo, and a fork of a large process costs more than that
+    (copy-on-write: a status change at 10,000 works took 0.3 s longer, a body edit 0.8 s)."""
+    with child.beside(partial(_apart, render), wanted=parallel) as helper:
+        if helper is None:
+            return render()
+        here = render(apart=False)
+    found = helper.result()
+    if found is None:
+        return here | render(apart=True)
+    pages, done = found
+    absorb(done)
+    return here | pages
+
+
+def _apart(render: Callable[..., dict[str, str]]) -> tuple[dict[str, str], Done]:
+    """In the helper: the ``apart`` kinds' pages, and what rendering them added."""
+    start = mark()
+    return render(apart=True), since(start)

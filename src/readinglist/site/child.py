@@ -6,21 +6,25 @@ started. On Linux each child asks the kernel for SIGTERM when its parent dies
 (``prctl(PR_SET_PDEATHSIG)``); Pagefind's launcher ``exec``s its binary, which keeps that
 setting. A signal the parent does catch (SIGINT, SIGTERM: ``cli`` turns both into exceptions)
 is passed on: the child gets SIGTERM, then SIGKILL if it has not exited after a while.
+A forked copy of the process that computes part of a render (:class:`Forked`) asks for the same.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
+import pickle
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
-from typing import IO
+from typing import IO, Generic, NoReturn, TypeVar
 
+T = TypeVar("T")
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 GRACE = 10.0  # seconds a child gets to exit after SIGTERM before it is killed
 POLL = 0.005  # seconds between looks at children running side by side
@@ -134,3 +138,77 @@ def _stop(process: subprocess.Popen[str]) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+
+
+def can_fork() -> bool:
+    """:class:`Forked` is for Linux, where ``fork`` is cheap and the parent-death signal exists."""
+    return sys.platform == "linux" and hasattr(os, "fork")
+
+
+class Forked(Generic[T]):
+    """``work()`` run in a forked copy of this process while this one goes on (:func:`can_fork`).
+
+    The copy only computes: it sends back its pickled result through a temporary file (not a
+    pipe, as :func:`run_each`: it never blocks on a reader that has gone), writes nothing else,
+    gets SIGTERM when this process dies, and ends with ``os._exit`` (no atexit handler, none of
+    this process's buffers written twice). Any failure in it is a ``None`` result, and the
+    caller then does the work itself: the copy is only ever a shortcut. Call it from a process
+    with no other threads (a command line's), as ``fork`` requires.
+    """
+
+    def __init__(self, work: Callable[[], T]) -> None:
+        self._out = tempfile.TemporaryFile()  # noqa: SIM115 (closed by result or cancel)
+        parent = os.getpid()
+        self._pid = os.fork()
+        if self._pid == 0:
+            _in_fork(work, self._out, parent)
+
+    def result(self) -> T | None:
+        """Wait for the copy: its result, or None if it failed."""
+        _, status = os.waitpid(self._pid, 0)
+        with self._out:
+            if status != 0:
+                return None
+            self._out.seek(0)
+            try:
+                found: T = pickle.load(self._out)  # written by this very program, a moment ago
+            except Exception:
+                return None
+            return found
+
+    def cancel(self) -> None:
+        """Stop the copy: the caller failed before it asked for the result."""
+        with contextlib.suppress(ProcessLookupError, ChildProcessError):
+            os.kill(self._pid, signal.SIGKILL)
+            os.waitpid(self._pid, 0)
+        self._out.close()
+
+
+@contextlib.contextmanager
+def beside(work: Callable[[], T], wanted: bool = True) -> Iterator[Forked[T] | None]:
+    """``work()`` in a :class:`Forked` copy while the body runs, or None when ``wanted`` is false,
+    there is no fork (:func:`can_fork`) or none to be had (no memory, a process limit): the
+    caller then does the work itself. A body that fails stops the copy."""
+    helper = None
+    if wanted and can_fork():
+        with contextlib.suppress(OSError):
+            helper = Forked(work)
+    try:
+        yield helper
+    except BaseException:
+        if helper is not None:
+            helper.cancel()
+        raise
+
+
+def _in_fork(work: Callable[[], object], out: IO[bytes], parent: int) -> NoReturn:
+    code = 1
+    try:
+        _ask_for_sigterm_when_orphaned()
+        if os.getppid() == parent:  # else the parent died before prctl: no signal would ever come
+            pickle.dump(work(), out, pickle.HIGHEST_PROTOCOL)
+            out.flush()
+            code = 0
+    except BaseException:  # the parent sees the status and does the work itself
+        pass
+    os._exit(code)

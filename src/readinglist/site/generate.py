@@ -7,6 +7,7 @@ Enrichment and rendering (``assemble``) are imported only when the inputs' finge
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -147,7 +148,8 @@ def run(config: Config, force: bool = False, allow_empty: bool = False, own_proc
     from .assemble import enrichment  # deferred: see the module docstring
 
     unstamp(store)
-    key, enriched, built = enrichment(config, notes, fresh=force, store=store)
+    single = own_process and threading.active_count() == 1  # fork only from a single thread
+    key, enriched, built = enrichment(config, notes, fresh=force, parallel=single, store=store)
     if built:
         store.save()  # a render killed halfway loses no enrichment
     if own_process:
@@ -156,7 +158,10 @@ def run(config: Config, force: bool = False, allow_empty: bool = False, own_proc
     if not library.papers and not allow_empty:
         _refuse_empty(config, owned)
     context = pagestate.context_key(config, key, about)
-    written, deleted = _render(config, enriched, notes, about, context, None if force else owned, store)
+    # A helper renders part of the pages when the library changed (assemble._pages): then the
+    # listings are rendered again, not served from the memo.
+    parallel = single and built
+    written, deleted = _render(config, enriched, notes, about, context, None if force else owned, parallel, store)
     stamp_inputs(store, fingerprint)
     store.save()
     slugs_in_use = {p.slug for p in library.papers}
@@ -171,12 +176,13 @@ def _render(
     about: list[str],
     context: str,
     owned: set[str] | None,
+    parallel: bool,
     store: cache.Store,
 ) -> tuple[int, int]:
     """Render what changed: after a note edit alone, that note's paper page and the listings
     (site/pagestate.py); otherwise, or with no ``owned`` (the manifest's files: ``force``), every
-    file. Returns (files written, stale files deleted). ``store``: the generate's cache, holding
-    the render memo."""
+    file. Returns (files written, stale files deleted). ``parallel``: fork a helper for part of
+    the render (assemble._pages); ``store``: the generate's cache, holding the render memo."""
     from .assemble import site_files
 
     docs, slugs = config.docs_path, [p.slug for p in enriched.library.papers]
@@ -187,7 +193,9 @@ def _render(
     kept = pagestate.kept_files(slugs, only) if only is not None else set()
     # Units whose inputs are unchanged are served from the last generate's (``force``: none).
     memo: Literal["write", "reuse"] = "reuse" if owned is not None else "write"
-    files = site_files(config, enriched.library, notes, enriched.bibtex, about, only, enriched.fixed, memo, store)
+    files = site_files(
+        config, enriched.library, notes, enriched.bibtex, about, only, enriched.fixed, memo, parallel, store
+    )
     counts = sync(docs, files, kept, store)
     pagestate.remember(store, pagestate.PageState.of(context, notes))
     return counts
