@@ -152,3 +152,25 @@ def test_a_link_out_of_the_project_is_refused(tmp_path: Path, secret: Path, link
     assert result.stderr.startswith(f"readinglist: error: {path}") or f"{link}" in result.stderr
     assert result.stderr.endswith("[readinglist.outside-project]\n")
     _nowhere(root)
+
+
+def test_the_pages_check_finds_what_resolving_each_path_finds(tmp_path: Path) -> None:
+    """``notes.outside`` resolves each folder once and a file only when it is a link: it must
+    name a page exactly when resolving that page alone would find it outside the project."""
+    from readinglist.render.notes import outside
+
+    root, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    (root / "docs" / "papers").mkdir(parents=True)
+    (elsewhere / "folder").mkdir(parents=True)
+    (elsewhere / "secret.md").write_text("secret", encoding="utf-8")
+    (elsewhere / "folder" / "x.md").write_text("x", encoding="utf-8")
+    (root / "docs" / "papers" / "plain.md").write_text("plain", encoding="utf-8")
+    (root / "docs" / "in.md").symlink_to(root / "docs" / "papers" / "plain.md")
+    (root / "docs" / "out.md").symlink_to(elsewhere / "secret.md")
+    (root / "docs" / "linked").symlink_to(elsewhere / "folder")
+    (elsewhere / "folder" / "back.md").symlink_to(root / "docs" / "papers" / "plain.md")
+    pages = [root / "docs" / rel for rel in ("papers/plain.md", "in.md", "out.md", "linked/x.md", "linked/back.md")]
+    for page in pages:
+        naive = not page.resolve().is_relative_to(root.resolve())
+        assert (outside([pages[0], page], root) == page) == naive, page
+    assert outside(pages[:2], root) is None

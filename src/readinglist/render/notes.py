@@ -8,6 +8,7 @@ its preview site. A link within the project is a note like any other.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from ..chars import strip_unsafe
@@ -30,9 +31,26 @@ def load_notes(folder: Path, root: Path | None = None) -> dict[str, Note]:
 
 def within(path: Path, root: Path) -> None:
     """Refuse ``path`` if what it names (through any link) is outside the project ``root``."""
-    if not path.resolve().is_relative_to(root.resolve()):
+    if outside([path], root) is not None:
         message = "is a link out of the project; only files inside it are read (copy the file in)"
         raise ReadingListError(message, path, code=Code.OUTSIDE_PROJECT)
+
+
+def outside(paths: Iterable[Path], root: Path) -> Path | None:
+    """The first of ``paths`` whose target (through any link) is outside ``root``, or None.
+
+    Each folder is resolved once, and a file only when it is a link itself: a file that is no
+    link, in a folder whose target is inside, is inside. (Resolving each of 10,000 pages walked
+    every component of its path, a second of each rebuild.)"""
+    real_root = root.resolve()
+    folders: dict[Path, bool] = {}
+    for path in paths:
+        inside = folders.get(path.parent)
+        if inside is None:
+            inside = folders[path.parent] = path.parent.resolve().is_relative_to(real_root)
+        if (not inside or path.is_symlink()) and not path.resolve().is_relative_to(real_root):
+            return path
+    return None
 
 
 def read_note(path: Path, root: Path | None = None) -> Note:

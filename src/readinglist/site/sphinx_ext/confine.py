@@ -16,7 +16,7 @@ from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 
 from ...errors import ReadingListError
-from ...render.notes import within
+from ...render.notes import outside, within
 from .settings import root
 
 
@@ -29,8 +29,9 @@ def _refuse_outside(app: Sphinx, path: Path) -> None:
 
 def _pages_inside(app: Sphinx, env: Any, docnames: list[str]) -> None:
     """Every page Sphinx found, not only those it reads now: a link's target may change, not the link."""
-    for docname in sorted(env.found_docs):
-        _refuse_outside(app, Path(env.doc2path(docname)))
+    found = outside((Path(env.doc2path(docname)) for docname in sorted(env.found_docs)), root(app))
+    if found is not None:
+        _refuse_outside(app, found)
 
 
 def _include_inside(app: Sphinx, relative_path: Path, parent_docname: str, content: list[str]) -> None:
