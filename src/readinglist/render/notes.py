@@ -40,8 +40,8 @@ def outside(paths: Iterable[Path], root: Path) -> Path | None:
     """The first of ``paths`` whose target (through any link) is outside ``root``, or None.
 
     Each folder is resolved once, and a file only when it is a link itself: a file that is no
-    link, in a folder whose target is inside, is inside. (Resolving each of 10,000 pages walked
-    every component of its path, a second of each rebuild.)"""
+    link, in a folder whose target is inside, is inside. Resolving every page would walk every
+    component of every path, on each build, for a site's thousands of pages."""
     real_root = root.resolve()
     folders: dict[Path, bool] = {}
     for path in paths:
