@@ -158,7 +158,7 @@ def _lowered(text: str) -> str:
 
 
 def load_libraries() -> None:
-    """Import scikit-learn's text module now (0.55 s, most of it SciPy's statistics, which
+    """Import scikit-learn's text module now (most of its cost is SciPy's statistics, which
     scikit-learn imports at its start), e.g. while a helper reads refs.bib."""
     import sklearn.feature_extraction.text  # noqa: F401
 

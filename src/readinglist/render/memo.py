@@ -1,12 +1,12 @@
 """Rendered files kept from one generate to the next, each under a digest of exactly what it read.
 
 A status edit changes about 13 of a 1,000-work site's 2,500 generated files, and adding a paper
-about a hundred, yet every listing, feed, download and paper page was rendered again: most of
+about a hundred: rendering every listing, feed, download and paper page again would be most of
 such a generate. So a renderer hands each of its units (a page, a feed, a download) to
 ``unit(name, key, make)``. ``key`` is a digest of everything the unit reads (its papers, their
 notes' front matter, its topic or author), and when it matches the files the last generate
-wrote are served, read back from docs/: an entry holds their digests, not their text (a
-19 MB memo cost more to write than the listings it saved), so a file edited by hand, or never
+wrote are served, read back from docs/: an entry holds their digests, not their text (a memo
+of the texts costs more to write than the listings it saves), so a file edited by hand, or never
 written by a killed generate, no longer matches and is rendered.
 
 A paper page also reads other papers by key (its related links, versions, crossref parent,

@@ -132,12 +132,12 @@ def enrich(inputs: EnrichInputs, recall: Recall | None = None, parallel: bool = 
     """Enriched papers, the public BibTeX of each entry (for the copy block) and what reading said;
     ``recall``: the last generate's per-work results (enrich/recall.py). With ``parallel`` (and
     fork: Linux), refs.bib is read in a forked helper (:func:`_read_store`) while this process
-    imports the enrichment's libraries: the two took 0.45 and 0.75 s one after the other when a
-    paper was added at 1,000 works, and the second core waited for the pages meanwhile."""
+    imports the enrichment's libraries: the two are each a large part of an added paper's
+    generate, and the second core would otherwise wait for the pages."""
     read = partial(_read_store, inputs)
     with child.beside(read, wanted=parallel) as helper:
-        # Imported here: numpy, scipy, scikit-learn and the similarity code cost 0.75 s, and a
-        # note edit served from the cache never enriches.
+        # Imported here: numpy, SciPy, scikit-learn and the similarity code take most of a second
+        # to import, and a note edit served from the cache never enriches.
         from ..enrich.pipeline import enrich as enriched
         from ..enrich.similarity import load_libraries
 
@@ -280,8 +280,8 @@ def _pages(render: Callable[..., dict[str, str]], parallel: bool) -> dict[str, s
     early, site/early.py); what the helper added to the memo, the charts and the Cite cache is
     taken back here. A helper that fails is only a lost shortcut: its share is rendered here.
     The caller asks for it only when the library changed (generate._render): after a note edit
-    the listings are served from the memo, and a fork of a large process costs more than that
-    (copy-on-write: a status change at 10,000 works took 0.3 s longer, a body edit 0.8 s)."""
+    the listings are served from the memo, and a fork of a large process (its copy-on-write
+    pages) costs more than that."""
     with child.beside(partial(_apart, render), wanted=parallel) as helper:
         if helper is None:
             return render()
