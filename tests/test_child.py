@@ -55,20 +55,3 @@ def test_output_larger_than_a_pipe_does_not_block() -> None:
     big = _python("import sys; sys.stdout.write('x' * 1_000_000)")
     results = child.run_each([big, big, big], jobs=2)
     assert [len(r.stdout) for r in results] == [1_000_000] * 3
-
-
-def test_before_prepares_each_command_while_the_earlier_ones_run(tmp_path: Path) -> None:
-    """search.py writes a shard's page copies in ``before``: the n-th command finds what ``before(n)``
-    wrote, and ``before(1)`` runs while the first command is running (it waits for ``before(1)``'s file)."""
-    a = tmp_path / "a"
-    prepared: list[int] = []
-
-    def before(at: int) -> None:
-        prepared.append(at)
-        (tmp_path / f"ready{at}").touch()
-
-    reads = "import pathlib, sys; print(pathlib.Path(sys.argv[1]).exists())"
-    commands = [_python(MEET, str(a), str(tmp_path / "ready1")), _python(reads, str(tmp_path / "ready1"))]
-    results = child.run_each(commands, jobs=2, before=before)
-    assert prepared == [0, 1]
-    assert [(r.returncode, r.stdout.strip()) for r in results] == [(0, "a"), (0, "True")]

@@ -233,3 +233,26 @@ def test_a_damaged_memo_is_an_empty_one(tmp_path: Path, seed_bib_text: str) -> N
     data[data.find(payload) + len(payload) // 2] ^= 0xFF  # a flipped bit in the memo's bytes
     path.write_bytes(bytes(data))
     assert Store.open(root / "docs").get(RENDER, key, dict) is None
+
+
+def test_only_text_the_last_pass_would_leave_as_it_is_is_served_as_clean(tmp_path: Path) -> None:
+    """site_pages skips the character policy's last pass (chars.strip_unsafe) for the texts the
+    memo served: a unit whose render that pass changed differs from its file, so it is rendered
+    again (and cleaned), never served."""
+    from readinglist.chars import strip_unsafe
+
+    units = {"dirty": {"dirty.md": "a bell\x07 rings"}, "clean": {"clean.md": "no bell"}}
+    with memo.kept({}, tmp_path) as first:
+        for name, files in units.items():
+            for rel, text in first.unit(name, "k", lambda files=files: files).items():
+                (tmp_path / rel).write_text(strip_unsafe(text), encoding="utf-8")  # as generate writes it
+    with memo.kept(first.made, tmp_path) as second:
+        served = {
+            rel: text
+            for name, files in units.items()
+            for rel, text in second.unit(name, "k", lambda files=files: files).items()
+        }
+    assert second.rendered == ["dirty"]
+    assert second.clean == {"clean.md": "no bell"}
+    assert all(strip_unsafe(text) == text for text in second.clean.values())
+    assert served["dirty.md"] == "a bell\x07 rings"  # rendered: site_pages' pass cleans it

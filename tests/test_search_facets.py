@@ -215,9 +215,10 @@ def test_pagefind_indexes_the_cut_down_copies_as_it_indexes_the_pages(built: Pat
     """searchpages.py: every shard's copies index to the same fragments as its whole pages, but
     for the lines under a paper's title that only a copy leaves out (issue 27): a paper's copy
     has the same filters, metadata and anchors, and a subset of the page's words."""
-    plan = shards.plan(built, shards.recorded(built), search.indexed)
+    kept = searchpages.Copies(tmp_path / "copies", search.CUTS)
+    plan = shards.plan(built, {}, kept.indexed)
     for shard in plan:
-        searchpages.copy(shard.pages, built, tmp_path / "copies", search.CUTS)
+        assert kept.complete(shard.pages, built) == tmp_path / "copies"
         for name, pages in (("whole", built), ("copies", tmp_path / "copies")):
             assert subprocess.run(search.command(pages, shard, tmp_path / name), capture_output=True).returncode == 0
         whole = _fragments(tmp_path / "whole" / shard.bundle)

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from readinglist.site.search import CUTS
-from readinglist.site.searchpages import BODY, END, copy, cut_down
+from readinglist.site.searchpages import BODY, END, Copies, cut_down
 
 ABSTRACT = '<section id="abstract"><h2>Abstract</h2><p>{}</p></section>'
 
@@ -88,11 +88,27 @@ def test_a_shard_copies_only_its_marked_pages_unless_none_is_marked(tmp_path: Pa
     (site / "papers" / "a.html").write_text(_page("<p>Paper words</p>"), encoding="utf-8")
     unmarked = "<!doctype html><html><body><p>Listing</p></body></html>"
     (site / "years.html").write_text(unmarked, encoding="utf-8")
-    copy(["papers/a.html", "years.html"], site, folder, CUTS)
+    copies = Copies(folder, CUTS)
+    assert copies.complete(["papers/a.html", "years.html"], site) == folder
     assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.html")) == ["papers/a.html"]
-    # Pagefind indexes every page of a run in which no page marks a body: those are copied whole.
-    copy(["years.html"], site, folder / "other", CUTS)
-    assert (folder / "other" / "years.html").read_text(encoding="utf-8") == unmarked
+    # Pagefind indexes every page of a run in which no page marks a body: it reads them in the site.
+    assert copies.complete(["years.html"], site) == site
+    assert not (folder / "years.html").exists()
+
+
+def test_a_copy_is_kept_made_again_when_its_page_changes_and_removed_when_it_loses_its_body(tmp_path: Path) -> None:
+    """The copies are kept between builds (search.COPIES): a page's digest rewrites its copy."""
+    folder = tmp_path / "copies"
+    copies = Copies(folder, CUTS)
+    first = _page(ABSTRACT.format("First words")).encode()
+    assert copies.indexed("papers/a.html", first) == (folder / "papers" / "a.html").read_bytes()
+    assert b"First words" in (folder / "papers" / "a.html").read_bytes()
+    copies.indexed("papers/a.html", _page(ABSTRACT.format("Second words")).encode())
+    assert b"Second words" in (folder / "papers" / "a.html").read_bytes()
+    unmarked = b"<!doctype html><html><body><p>Listing</p></body></html>"
+    assert copies.indexed("papers/a.html", unmarked) == unmarked  # digested whole, as Pagefind would read it
+    assert not (folder / "papers" / "a.html").exists()
+    assert copies.indexed("papers/b.html", b"\xff\xfe not UTF-8") == b"\xff\xfe not UTF-8"
 
 
 @given(st.text(), st.text())
@@ -219,3 +235,93 @@ def test_a_list_has_few_shards_and_none_too_large_for_its_glob(papers: int) -> N
     assert shards & (shards - 1) == 0  # a power of two: every paper moves only when the list doubles
     assert papers <= shards * MAX_SHARD_PAGES
     assert shards <= MAX_SHARDS or papers > shards // 2 * MAX_SHARD_PAGES  # more only when needed
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _two_papers(site: Path, words: str) -> None:
+    (site / "papers").mkdir(parents=True, exist_ok=True)
+    (site / "papers" / "a.html").write_text(_page(ABSTRACT.format(words)), encoding="utf-8")
+    (site / "papers" / "b.html").write_text(_page(ABSTRACT.format("Unchanged words")), encoding="utf-8")
+    (site / "index.html").write_text(_page("<p>Landing</p>", paper=False), encoding="utf-8")
+
+
+def _indexed_from_nothing(tmp_path: Path, words: str) -> dict[str, bytes]:
+    from readinglist.site import search
+
+    clean = tmp_path / "clean"
+    _two_papers(clean, words)
+    search.index(clean, tmp_path / "clean-state")
+    return _files(clean / "pagefind-papers")
+
+
+def test_a_shard_indexed_into_its_old_bundle_holds_what_one_made_from_nothing_holds(tmp_path: Path) -> None:
+    """Pagefind keeps the fragments it finds (pagefindorder.tidy removes the ones no index names):
+    after an edit, the bundle is byte for byte the one a first index of the same pages makes."""
+    from readinglist.site import search
+
+    site, state = tmp_path / "site", tmp_path / "state"
+    _two_papers(site, "Old words")
+    search.index(site, state)
+    before = _files(site / "pagefind-papers")
+    unchanged = {p: p.stat().st_mtime_ns for p in (site / "pagefind-papers").rglob("*.pf_fragment")}
+    _two_papers(site, "New words")
+    search.index(site, state)
+    after = _files(site / "pagefind-papers")
+    assert after != before
+    # b's fragment was found in the old bundle, not written again (nor compressed).
+    assert any(p.exists() and p.stat().st_mtime_ns == kept for p, kept in unchanged.items())
+    assert after == _indexed_from_nothing(tmp_path, "New words")
+    assert (state / search.COPIES / "papers" / "a.html").is_file()  # kept for the next build
+    assert not (site / search.COPIES).exists()
+
+
+def test_an_incomplete_bundle_is_made_from_nothing(tmp_path: Path) -> None:
+    """A kill leaves a bundle without its entry, and perhaps a fragment cut short, which Pagefind
+    would keep as it is (it never writes a hashed file that exists)."""
+    from readinglist.site import search, shards
+
+    site, state = tmp_path / "site", tmp_path / "state"
+    _two_papers(site, "Old words")
+    search.index(site, state)
+    bundle = site / "pagefind-papers" / "0"
+    (bundle / shards.ENTRY).unlink()
+    for fragment in (bundle / "fragment").glob("*"):
+        fragment.write_bytes(b"cut short")
+    search.index(site, state)
+    assert _files(site / "pagefind-papers") == _indexed_from_nothing(tmp_path, "Old words")
+
+
+def test_a_bundle_whose_files_cannot_be_read_is_made_from_nothing(tmp_path: Path, monkeypatch: object) -> None:
+    """A Pagefind that wrote its metadata in another form: the files no index names cannot be
+    found, so the bundle is made again from an empty folder rather than keep them."""
+    import pytest
+
+    from readinglist.site import pagefindorder, search
+
+    site, state = tmp_path / "site", tmp_path / "state"
+    _two_papers(site, "Old words")
+    search.index(site, state)
+    _two_papers(site, "New words")
+    tidied: list[Path] = []
+
+    def unreadable(bundle: Path) -> bool:
+        tidied.append(bundle)
+        return False
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    monkeypatch.setattr(pagefindorder, "tidy", unreadable)
+    search.index(site, state)
+    assert tidied == [site / "pagefind-papers" / "0"]
+    monkeypatch.undo()
+    got, fresh = _files(site / "pagefind-papers"), _indexed_from_nothing(tmp_path, "New words")
+    assert _hashed(got) == _hashed(fresh)  # the old page's fragment is gone
+    assert len([name for name in got if name.endswith(".pf_meta")]) == 1
+
+
+def _hashed(files: dict[str, bytes]) -> dict[str, bytes]:
+    """The fragments and index chunks: named by Pagefind from their bytes (the filters are
+    named again by pagefindorder.settle, which this test's Pagefind cannot read)."""
+    return {name: data for name, data in files.items() if "/fragment/" in name or "/index/" in name}

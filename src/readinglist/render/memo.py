@@ -59,6 +59,9 @@ class Memo:
         self.previous, self.active, self.docs = previous, active, docs
         self.made: dict[str, Entry] = {}
         self.served = 0  # units served unrendered, for tests and profiles
+        # The texts served, by path: each equals the file the last generate wrote, after its
+        # last pass of the character policy (chars.py), so that pass need not read it again.
+        self.clean: dict[str, str] = {}
         self.rendered: list[str] = []  # the units rendered, likewise
         self._digests: dict[int, str] = {}  # linkless, by id(): one library per generate
 
@@ -136,7 +139,9 @@ class Memo:
         charts.keep({p: t for p, t in found.items() if p.startswith(f"{charts.FOLDER}/")})
         for k, v in old.cited.items():
             CACHE.put(k, v)
-        return {p: t for p, t in found.items() if not p.startswith(f"{charts.FOLDER}/")}
+        files = {p: t for p, t in found.items() if not p.startswith(f"{charts.FOLDER}/")}
+        self.clean.update(files)
+        return files
 
     def _on_disk(self, digests: dict[str, str]) -> dict[str, str] | None:
         """Each file's text from docs/, or None if one is gone or differs (an edit by hand, a

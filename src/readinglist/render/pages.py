@@ -7,7 +7,7 @@ from collections.abc import Collection, Mapping
 
 from ..chars import strip_unsafe
 from ..model import Library, Note
-from . import registry
+from . import memo, registry
 from .bibliography import bibliography_files
 from .charts import chart, topic_stack
 from .environment import render
@@ -37,8 +37,10 @@ def site_pages(
     pages: dict[str, str] = {}
     for renderer in registry.renderers(apart):
         pages.update(renderer(inputs))
-    # Every value is cleaned where it is printed; this pass is the policy's last line (chars.py).
-    return {path: strip_unsafe(text) for path, text in pages.items()}
+    # Every value is cleaned where it is printed; this pass is the policy's last line (chars.py),
+    # but for the texts the memo served: the very strings it read back from files this pass wrote.
+    clean = memo.current().clean
+    return {path: text if clean.get(path) is text else strip_unsafe(text) for path, text in pages.items()}
 
 
 def fixed_pages(inputs: Inputs) -> dict[str, str]:

@@ -49,7 +49,7 @@ from ..fetch.zotero_state import CHILDREN, SETTINGS
 from ..model import Note
 from ..writer import stamp, write_if_changed
 from . import search
-from .manifest import read_manifest, stamp_of
+from .manifest import all_exist, read_manifest, stamp_of
 
 STAMP = "readinglist-uptodate.json"  # the build's record, in the site's doctree folder: a new site has none
 SKIPPED_DIRS = frozenset({"_build", ".git", "__pycache__", ".ipynb_checkpoints"})
@@ -88,7 +88,7 @@ def is_current(store: Store, docs: Path, fingerprint: str) -> bool:
     if store.header is None or store.header.get(INPUTS) != stamp_of(fingerprint, store):
         return False
     owned = read_manifest(store)
-    return bool(owned) and all((docs / rel).exists() for rel in owned)
+    return bool(owned) and all_exist(docs, owned)
 
 
 def unstamp(store: Store) -> None:
@@ -110,6 +110,7 @@ def _files(root: Path, skip: frozenset[Path]) -> Iterator[tuple[str, int, int]]:
     synced folder are a link), each real folder once, so a link loop ends.
     """
     stack, seen = [root], set()
+    prefix = len(os.path.join(root, ""))  # a path below root less root: relpath costs more than the walk
     while stack:
         folder = stack.pop()
         try:
@@ -121,11 +122,11 @@ def _files(root: Path, skip: frozenset[Path]) -> Iterator[tuple[str, int, int]]:
             continue
         seen.add((real.st_dev, real.st_ino))
         for entry in entries:
-            yield from _entry(entry, root, skip, stack)
+            yield from _entry(entry, prefix, skip, stack)
 
 
 def _entry(
-    entry: os.DirEntry[str], root: Path, skip: frozenset[Path], stack: list[Path]
+    entry: os.DirEntry[str], prefix: int, skip: frozenset[Path], stack: list[Path]
 ) -> Iterator[tuple[str, int, int]]:
     try:
         if entry.is_dir():  # a link to a folder too
@@ -133,9 +134,9 @@ def _entry(
                 stack.append(Path(entry.path))
         elif not entry.name.endswith(".lock"):  # the build lock is touched by every build
             info = entry.stat()  # a link's target: what Sphinx reads
-            yield os.path.relpath(entry.path, root), info.st_size, info.st_mtime_ns
+            yield entry.path[prefix:], info.st_size, info.st_mtime_ns
     except FileNotFoundError:  # a dangling link, or a file removed meanwhile: nothing to read
-        yield os.path.relpath(entry.path, root), -1, -1
+        yield entry.path[prefix:], -1, -1
 
 
 def _digest(parts: Iterable[object]) -> str:

@@ -80,11 +80,8 @@ def wait(process: subprocess.Popen[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
 
 
-def run_each(
-    commands: Sequence[Sequence[str]], jobs: int, before: Callable[[int], object] = lambda at: None
-) -> list[subprocess.CompletedProcess[str]]:
+def run_each(commands: Sequence[Sequence[str]], jobs: int) -> list[subprocess.CompletedProcess[str]]:
     """Run each command to completion, at most ``jobs`` at a time, output captured; results in order.
-    ``before(n)`` runs just before the n-th command starts, while the ones started before it run.
 
     Output goes to temporary files, not pipes: a child blocked on a full pipe that nobody reads
     would never exit. Call it from the main thread, as :func:`run`.
@@ -94,7 +91,7 @@ def run_each(
             (files.enter_context(tempfile.TemporaryFile("w+")), files.enter_context(tempfile.TemporaryFile("w+")))
             for _ in commands
         ]
-        codes = _run_side_by_side(commands, outputs, jobs, before)
+        codes = _run_side_by_side(commands, outputs, jobs)
         return [
             subprocess.CompletedProcess(args, code, *map(_read, out))
             for args, code, out in zip(commands, codes, outputs, strict=True)
@@ -105,7 +102,6 @@ def _run_side_by_side(
     commands: Sequence[Sequence[str]],
     outputs: list[tuple[IO[str], IO[str]]],
     jobs: int,
-    before: Callable[[int], object],
 ) -> list[int]:
     preexec = _die_with(os.getpid()) if sys.platform == "linux" else None
     pending, running, codes = list(range(len(commands))), dict[int, subprocess.Popen[str]](), [0] * len(commands)
@@ -114,7 +110,6 @@ def _run_side_by_side(
             while pending and len(running) < max(1, jobs):
                 at = pending.pop(0)
                 out, err = outputs[at]
-                before(at)
                 running[at] = subprocess.Popen(commands[at], stdout=out, stderr=err, text=True, preexec_fn=preexec)
             for at in [at for at, process in running.items() if process.poll() is not None]:
                 codes[at] = running.pop(at).returncode

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Collection
 from pathlib import Path
 
@@ -132,8 +133,28 @@ def remove_interrupted_writes(docs: Path, files: set[str]) -> int:
 
     Only while holding the build lock: a live write's temporary file looks like a dead one's.
     """
-    names: dict[Path, set[str]] = {}
+    return sum(remove_temp_files(docs / folder, names) for folder, names in _by_folder(files).items())
+
+
+def all_exist(docs: Path, files: Collection[str]) -> bool:
+    """True if every one of ``files`` (paths under ``docs``) is there: each folder listed once,
+    not each file looked up (a list of 10,000 works has 20,000 generated files)."""
+    return all(names <= _names(docs / folder) for folder, names in _by_folder(files).items())
+
+
+def _by_folder(files: Collection[str]) -> dict[str, set[str]]:
+    """The files' names by their folder (POSIX paths, as the manifest holds them)."""
+    folders: dict[str, set[str]] = {}
     for rel in files:
-        path = docs / rel
-        names.setdefault(path.parent, set()).add(path.name)
-    return sum(remove_temp_files(folder, group) for folder, group in names.items())
+        folder, _, name = rel.rpartition("/")
+        folders.setdefault(folder, set()).add(name)
+    return folders
+
+
+def _names(folder: Path) -> set[str]:
+    """The files in ``folder`` (a link counts as its target: a dangling one is no file)."""
+    try:
+        with os.scandir(folder) as entries:
+            return {entry.name for entry in entries if entry.is_file()}
+    except (FileNotFoundError, NotADirectoryError):
+        return set()

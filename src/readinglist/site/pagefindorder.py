@@ -1,4 +1,4 @@
-"""Pagefind's filter files in one order: two builds of the same pages give the same bytes.
+"""Pagefind's bundles made the same by every build: filters in one order, no file left over.
 
 Pagefind (1.5) writes each filter's values, and the list of filters in a language's metadata,
 in the order of a Rust hash map, which is seeded at random in every run (Pagefind issue 638:
@@ -9,6 +9,12 @@ hash of their new bytes, updating the names that point at them. Pagefind's scrip
 files up by the names the metadata gives and checks no hash; it reads a filter's values into
 an object, so their order means nothing to it.
 
+A shard is indexed again into its old bundle: Pagefind neither compresses nor writes a hashed
+file that exists already (its ``WriteBehavior::Immutable``), so the fragments of the pages that
+did not change cost nothing. It never deletes a file either: :func:`tidy` then removes every
+fragment, index chunk, filter and metadata file that the entry and its metadata do not name,
+so the bundle holds what a bundle made from nothing holds (``tests/test_search_pages.py``).
+
 The files are gzip (Pagefind's own header is kept) of ``pagefind_dcd`` and one CBOR item, read
 and written with cbor2. A bundle with a file that would not come back byte for byte from its
 decoding is left as Pagefind wrote it.
@@ -17,6 +23,7 @@ decoding is left as Pagefind wrote it.
 from __future__ import annotations
 
 import hashlib
+import json
 import struct
 import zlib
 from pathlib import Path
@@ -83,6 +90,11 @@ def _write(folder: Path, old: str, suffix: str, header: bytes, item: Item) -> st
     return new
 
 
+# What a metadata file's item holds (a list): [version, pages, index chunks, filters, sorts, …]
+PAGES, CHUNKS, FILTERS = 1, 2, 3
+HASHED = ("fragment", "index", "filter")  # the folders of hashed files, which Pagefind never removes
+
+
 def settle(bundle: Path) -> bool:
     """Put ``bundle``'s filters and its metadata in a fixed order; False if it was left as it was."""
     try:
@@ -90,6 +102,34 @@ def settle(bundle: Path) -> bool:
     except (ValueError, OSError, zlib.error, IndexError, TypeError, cbor2.CBORError):  # Unknown is a ValueError
         return False
     return True
+
+
+def tidy(bundle: Path) -> bool:
+    """:func:`settle`, then remove the files no metadata of ``bundle`` names (an older index's);
+    False if its files are not in the form this version reads: old files may be left."""
+    try:
+        _settle(bundle)
+        named = _named(bundle)
+    except (ValueError, OSError, zlib.error, IndexError, TypeError, cbor2.CBORError):
+        return False
+    for path in [*bundle.glob("pagefind.*.pf_meta"), *(p for f in HASHED for p in (bundle / f).glob("*"))]:
+        if path.is_file() and path.relative_to(bundle).as_posix() not in named:
+            path.unlink()
+    return True
+
+
+def _named(bundle: Path) -> set[str]:
+    """The metadata files the entry names, and the hashed files each of them names."""
+    languages = json.loads((bundle / ENTRY).read_text(encoding="utf-8"))["languages"]
+    named: set[str] = set()
+    for language in languages.values():
+        meta = f"pagefind.{language['hash']}.pf_meta"
+        _, item = _read(bundle / meta)
+        named.add(meta)
+        named.update(f"fragment/{page[0]}.pf_fragment" for page in _lists(item[PAGES]))
+        named.update(f"index/{chunk[2]}.pf_index" for chunk in _lists(item[CHUNKS]))
+        named.update(f"filter/{pair[1]}.pf_filter" for pair in _lists(item[FILTERS]))
+    return named
 
 
 def _settle(bundle: Path) -> None:

@@ -27,6 +27,7 @@ from ..config import Config
 from ..model import Note
 from ..render.registry import PAPERS, data_name
 from .changes import note_state, settings, synced
+from .manifest import all_exist
 
 PAGES = "pages"  # the record's kind in the cache
 
@@ -56,7 +57,7 @@ def to_render(store: Store, docs: Path, now: PageState, slugs: Collection[str], 
         return None
     changed = {slug for slug in slugs if last.notes.get(slug) != now.notes.get(slug)}
     kept = kept_files(slugs, changed)
-    if not kept <= owned or not all((docs / rel).exists() for rel in kept):
+    if not kept <= owned or not all_exist(docs, kept):
         return None  # a page deleted by hand, or the manifest changed: render it all
     return changed
 

@@ -50,6 +50,7 @@ CUTS = (
 # Written before Sphinx writes the first page of a build, removed only once Pagefind has indexed
 # the pages: a build killed at any point in between leaves it, and the next build indexes.
 STALE = ".readinglist-search-stale"
+COPIES = "search-pages"  # in the state folder, beside the record: the pages' cut copies (searchpages.Copies)
 SHARD_JOBS = 4  # Pagefind processes at once, at most (memory: see jobs)
 
 
@@ -103,15 +104,27 @@ def jobs() -> int:
 def index(site: Path, state: Path | None = None) -> str:
     """Index the shards of ``site`` whose pages changed (``shards.py``); return Pagefind's reports.
 
-    ``state``: the folder of the record of what each shard was made from (Sphinx's doctree folder,
-    so that the published site holds nothing that differs between two builds); the site if None.
+    ``state``: the folder of the record of what each shard was made from and of the pages' cut
+    copies (:data:`COPIES`): Sphinx's doctree folder, so that the published site holds nothing
+    that differs between two builds. If None, the record is kept in the site and the copies
+    only for this call.
 
     Only the parts of a page marked ``data-pagefind-body`` are indexed (templates/page.html marks
     the article), so the theme's navigation, sidebars and footer cost neither memory nor index size.
     """
-    state = site if state is None else state
+    if state is None:
+        with tempfile.TemporaryDirectory(prefix="readinglist-search-") as folder:
+            return _index(site, site, searchpages.Copies(Path(folder), CUTS))
+    return _index(site, state, searchpages.Copies(state / COPIES, CUTS))
+
+
+def _index(site: Path, state: Path, copies: searchpages.Copies) -> str:
     record = shards.recorded(state)
-    plan = shards.plan(site, record, indexed)
+    if not record:
+        copies.clear()  # no record vouches for them
+    plan = shards.plan(site, record, copies.indexed)
+    known = {page for kept in record.values() for page in kept["pages"]}
+    copies.forget(known - {page for shard in plan for page in shard.pages})  # pages no longer in the site
     record = {key: kept for key, kept in record.items() if key in {s.key for s in plan}}
     for old in shards.unused_bundles(site, plan):
         shutil.rmtree(old, ignore_errors=True)
@@ -119,7 +132,7 @@ def index(site: Path, state: Path | None = None) -> str:
     for shard in plan:
         if shard not in stale:  # the same digests: today's sizes and times, or the next build reads them all again
             record[shard.key] = {**record[shard.key], "pages": shard.pages}
-    reports = _index_shards(site, stale, record, state)
+    reports = _index_shards(site, stale, record, state, copies)
     values = {page: found for kept in record.values() for page, found in kept.get("sort", {}).items()}
     searchmerge.write(site, plan, values)
     # missing_ok: a build that did not hold the build lock (a second plain sphinx-build) may have
@@ -140,35 +153,53 @@ def merge_again(site: Path, state: Path | None = None) -> None:
     searchmerge.write(site, [shards.Shard(key, {}) for key in keys], values)
 
 
-def indexed(text: str) -> str:
-    """What Pagefind indexes of a page: its copy (searchpages.py), or the whole page if it has none."""
-    lean = searchpages.cut_down(text, CUTS)
-    return text if lean is None else lean
-
-
-def _index_shards(site: Path, stale: list[shards.Shard], record: dict[str, Any], state: Path) -> str:
-    """The stale shards' bundles, made anew side by side; each recorded once complete, so a kill
+def _index_shards(
+    site: Path, stale: list[shards.Shard], record: dict[str, Any], state: Path, copies: searchpages.Copies
+) -> str:
+    """The stale shards' bundles, made again side by side; each recorded once complete, so a kill
     leaves it stale. One failed shard fails the build, after the others are recorded."""
     for shard in stale:
         record.pop(shard.key, None)
-        shutil.rmtree(site / shard.bundle, ignore_errors=True)  # Pagefind never deletes an old index's fragments
+        _reopen(site / shard.bundle)
     shards.save(state, record)
-    with tempfile.TemporaryDirectory(prefix="readinglist-search-") as folder:
-        pages = Path(folder)
-        commands = [command(pages, shard, site) for shard in stale]
-        results = child.run_each(commands, jobs(), lambda at: searchpages.copy(stale[at].pages, site, pages, CUTS))
-    failed = [r for s, r in zip(stale, results, strict=True) if not _complete(site, s, r)]
+    results = _run(site, stale, copies)
+    untidy = [s for s, r in zip(stale, results, strict=True) if _complete(site, s, r) and not _tidy(site, s)]
+    if untidy:  # files this version cannot read: an older index's cannot be told apart, so made from nothing
+        for shard in untidy:
+            shutil.rmtree(site / shard.bundle, ignore_errors=True)
+        again = dict(zip([s.key for s in untidy], _run(site, untidy, copies), strict=True))
+        results = [again.get(s.key, r) for s, r in zip(stale, results, strict=True)]
     for shard, result in zip(stale, results, strict=True):
         if _complete(site, shard, result):
-            pagefindorder.settle(site / shard.bundle)  # the same bytes from every build of these pages
             record[shard.key] = {"pages": shard.pages, "sort": searchmerge.sort_values(site, shard)}
     shards.save(state, record)
+    failed = [r for s, r in zip(stale, results, strict=True) if not _complete(site, s, r)]
     if failed:
         output = (failed[0].stdout + failed[0].stderr).strip()[-2000:] or "(no output)"
         raise ReadingListError(
             f"Pagefind failed (exit status {failed[0].returncode}):\n{output}", site, code=Code.PAGEFIND_FAILED
         )
     return "".join(r.stdout for r in results)
+
+
+def _reopen(bundle: Path) -> None:
+    """A complete bundle is indexed into again, its entry removed first (Pagefind writes it
+    last), so that a kill leaves it incomplete; an incomplete one may hold a file cut short by a
+    kill, which Pagefind would keep as it is: it is removed."""
+    try:
+        (bundle / ENTRY).unlink()
+    except FileNotFoundError:
+        shutil.rmtree(bundle, ignore_errors=True)
+
+
+def _tidy(site: Path, shard: shards.Shard) -> bool:
+    return pagefindorder.tidy(site / shard.bundle)  # the same bytes from every build of these pages
+
+
+def _run(site: Path, stale: list[shards.Shard], copies: searchpages.Copies) -> list[subprocess.CompletedProcess[str]]:
+    """Pagefind on each shard, side by side, reading its pages' copies (made first where missing)."""
+    commands = [command(copies.complete(shard.pages, site), shard, site) for shard in stale]
+    return child.run_each(commands, jobs())
 
 
 def _complete(site: Path, shard: shards.Shard, result: subprocess.CompletedProcess[str]) -> bool:

@@ -30,6 +30,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..writer import write_bytes_if_changed
+
 BODY = "<div data-pagefind-body"
 END = "<!--readinglist-search-end-->"  # printed by templates/page.html after the body's </div>
 PAPER = "data-readinglist-paper"  # templates/page.html marks a paper's article with it
@@ -63,22 +65,55 @@ class Cut:
         return re.compile(rf"<{self.tag}\b[^>]*\b{attribute}[^>]*>")
 
 
-def copy(pages: Iterable[str], site: Path, folder: Path, cuts: tuple[Cut, ...]) -> None:
-    """Write one shard's pages (relative to ``site``) cut down under ``folder``, at the same paths.
+class Copies:
+    """The cut copies Pagefind reads, kept in ``folder`` from one build to the next.
 
-    A page with no marked body is left out: where any page of a run marks one, Pagefind indexes
-    only the pages that do. In a shard where none does, Pagefind reads each page whole, as before.
+    A copy is written when its page's digest is taken (:meth:`indexed`, called by
+    ``shards.plan`` for a page new or changed since the record), so a shard indexed again reads
+    the copies of its unchanged pages as they are, instead of every page being read and cut
+    again. A page with no marked body has no copy: where any page of a run marks one, Pagefind
+    indexes only the pages that do (:meth:`complete`). A copy left by a killed build is of a
+    page the record does not hold, so the next plan cuts that page again.
     """
-    lean = {page: cut_down((site / page).read_text(encoding="utf-8"), cuts) for page in pages}
-    whole = not any(lean.values())
-    for page, text in lean.items():
-        target = folder / page
-        if text is not None:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
-        elif whole:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(site / page, target)
+
+    def __init__(self, folder: Path, cuts: tuple[Cut, ...]) -> None:
+        self.folder, self.cuts = folder, cuts
+
+    def indexed(self, page: str, data: bytes) -> bytes:
+        """What Pagefind indexes of ``page`` (its copy, or the page whole); the copy is kept."""
+        lean = self._cut(data)
+        target = self.folder / page
+        if lean is None:
+            target.unlink(missing_ok=True)  # no body now: a copy of an older page would be indexed
+            return data
+        write_bytes_if_changed(target, lean, durable=False)  # the next build cuts it again if killed
+        return lean
+
+    def _cut(self, data: bytes) -> bytes | None:
+        try:
+            lean = cut_down(data.decode("utf-8"), self.cuts)
+        except UnicodeDecodeError:  # not Sphinx's UTF-8: indexed as it is
+            return None
+        return None if lean is None else lean.encode("utf-8")
+
+    def complete(self, pages: Iterable[str], site: Path) -> Path:
+        """Make the copies of ``pages`` that are missing (the folder was cleared, or the record
+        is older than the copies); the folder Pagefind reads ``pages`` from. In a shard where no
+        page marks a body, that is the site: Pagefind reads each page whole, as it would there."""
+        pages = list(pages)
+        for page in pages:
+            if not (self.folder / page).is_file():
+                self.indexed(page, (site / page).read_bytes())
+        return self.folder if any((self.folder / page).is_file() for page in pages) else site
+
+    def forget(self, pages: Iterable[str]) -> None:
+        """Remove the copies of pages that are no longer in the site."""
+        for page in pages:
+            (self.folder / page).unlink(missing_ok=True)
+
+    def clear(self) -> None:
+        """No record to trust: every copy is made again."""
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def cut_down(text: str, cuts: tuple[Cut, ...]) -> str | None:

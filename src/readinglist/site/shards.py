@@ -18,7 +18,6 @@ time, kept too, say when its digest need not be read again. No Sphinx imports: `
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -51,7 +50,7 @@ SIZE_ENV = "READINGLIST_SEARCH_SHARD_PAGES"  # tests and benchmarks: smaller sha
 GLOB_SPECIAL = "\\*?[]{},!"
 
 Stats = dict[str, list[Any]]  # page (site-relative, POSIX) -> [size, mtime_ns, digest]
-Indexed = Callable[[str], str]  # what Pagefind indexes of a page's HTML
+Indexed = Callable[[str, bytes], bytes]  # what Pagefind indexes of a page (by its path) and its bytes
 # A record's digests are of the copies: one kept from before (of the pages' bytes) is not reused,
 # or a page rewritten with the same copy would look changed against it.
 KIND = "copy2:"  # copy2: the paper head cut to what the paper says (issue 27)
@@ -87,7 +86,8 @@ def count(papers: int) -> int:
 
 def plan(site: Path, record: dict[str, Any], indexed: Indexed) -> list[Shard]:
     """The shards of the HTML pages now under ``site``, the site shard first; each page's digest
-    is of ``indexed`` of its HTML (``search.indexed``: what Pagefind indexes of it)."""
+    is of ``indexed`` of its bytes (``searchpages.Copies.indexed``: what Pagefind indexes of it),
+    taken only for a page whose size or time differs from the record's."""
     known = {page: kept for shard in record.values() for page, kept in shard.get("pages", {}).items()}
     pages = {p.relative_to(site).as_posix(): p for p in site.rglob("*.html") if ".doctrees" not in p.parts}
     papers = sorted(page for page in pages if page.startswith(PAPERS) and "/" not in page.removeprefix(PAPERS))
@@ -95,15 +95,15 @@ def plan(site: Path, record: dict[str, Any], indexed: Indexed) -> list[Shard]:
     keys = {page: str(zlib.crc32(page.encode()) % shards) for page in papers}
     grouped: dict[str, Stats] = {SITE: {}, **{str(n): {} for n in range(shards)}}
     for page, path in pages.items():
-        grouped[keys.get(page, SITE)][page] = _stats(path, known.get(page), indexed)
+        grouped[keys.get(page, SITE)][page] = _stats(page, path, known.get(page), indexed)
     return [Shard(key, stats) for key, stats in grouped.items() if stats or key == SITE]
 
 
-def _stats(path: Path, known: list[Any] | None, indexed: Indexed) -> list[Any]:
+def _stats(page: str, path: Path, known: list[Any] | None, indexed: Indexed) -> list[Any]:
     stat = path.stat()
     if known is not None and _still(known, stat.st_size, stat.st_mtime_ns):
         return known
-    return [stat.st_size, stat.st_mtime_ns, _digest(path.read_bytes(), indexed)]
+    return [stat.st_size, stat.st_mtime_ns, _digest(indexed(page, path.read_bytes()))]
 
 
 def _still(known: list[Any], size: int, mtime_ns: int) -> bool:
@@ -111,10 +111,8 @@ def _still(known: list[Any], size: int, mtime_ns: int) -> bool:
     return known[:2] == [size, mtime_ns] and str(known[-1]).startswith(KIND)
 
 
-def _digest(data: bytes, indexed: Indexed) -> str:
-    with contextlib.suppress(UnicodeDecodeError):  # not Sphinx's UTF-8: the bytes themselves
-        data = indexed(data.decode("utf-8")).encode("utf-8")
-    return KIND + hashlib.blake2b(data, digest_size=12).hexdigest()
+def _digest(indexed: bytes) -> str:
+    return KIND + hashlib.blake2b(indexed, digest_size=12).hexdigest()
 
 
 def _digests(pages: Stats) -> dict[str, Any]:
