@@ -162,16 +162,19 @@ def _index_shards(
         record.pop(shard.key, None)
         _reopen(site / shard.bundle)
     shards.save(state, record)
-    results = _run(site, stale, copies)
+    sources = [copies.complete(shard.pages, site) for shard in stale]  # copies made first where missing
+    results = _run(site, stale, sources)
     untidy = [s for s, r in zip(stale, results, strict=True) if _complete(site, s, r) and not _tidy(site, s)]
     if untidy:  # files this version cannot read: an older index's cannot be told apart, so made from nothing
         for shard in untidy:
             shutil.rmtree(site / shard.bundle, ignore_errors=True)
-        again = dict(zip([s.key for s in untidy], _run(site, untidy, copies), strict=True))
+        again = dict(
+            zip([s.key for s in untidy], _run(site, untidy, [sources[stale.index(s)] for s in untidy]), strict=True)
+        )
         results = [again.get(s.key, r) for s, r in zip(stale, results, strict=True)]
-    for shard, result in zip(stale, results, strict=True):
+    for shard, source, result in zip(stale, sources, results, strict=True):
         if _complete(site, shard, result):
-            record[shard.key] = {"pages": shard.pages, "sort": searchmerge.sort_values(site, shard)}
+            record[shard.key] = {"pages": shard.pages, "sort": searchmerge.sort_values(site, shard, source)}
     shards.save(state, record)
     failed = [r for s, r in zip(stale, results, strict=True) if not _complete(site, s, r)]
     if failed:
@@ -196,9 +199,9 @@ def _tidy(site: Path, shard: shards.Shard) -> bool:
     return pagefindorder.tidy(site / shard.bundle)  # the same bytes from every build of these pages
 
 
-def _run(site: Path, stale: list[shards.Shard], copies: searchpages.Copies) -> list[subprocess.CompletedProcess[str]]:
-    """Pagefind on each shard, side by side, reading its pages' copies (made first where missing)."""
-    commands = [command(copies.complete(shard.pages, site), shard, site) for shard in stale]
+def _run(site: Path, stale: list[shards.Shard], sources: list[Path]) -> list[subprocess.CompletedProcess[str]]:
+    """Pagefind on each shard, side by side, reading its pages in the folder ``sources`` gives."""
+    commands = [command(source, shard, site) for shard, source in zip(stale, sources, strict=True)]
     return child.run_each(commands, jobs())
 
 

@@ -24,13 +24,14 @@ SORT = re.compile(r'<data data-pagefind-sort="(\w+)\[value\]" value="([^"]*)"></
 Values = dict[str, dict[str, str]]  # Pagefind's page id -> {sort key: value}
 
 
-def sort_values(site: Path, shard: Shard) -> Values:
-    """Each indexed page's sort values, from its HTML (Pagefind's fragments do not keep them)."""
+def sort_values(site: Path, shard: Shard, pages: Path | None = None) -> Values:
+    """Each indexed page's sort values, from the HTML Pagefind read (Pagefind's fragments do not
+    keep them): ``pages``, the folder of the pages' cut copies (which keep them), else the site."""
     values: Values = {}
     for fragment in (site / shard.bundle / "fragment").glob("*.pf_fragment"):
         data = gzip.decompress(fragment.read_bytes())
         url = str(json.loads(data[data.index(b"{") :])["url"]).lstrip("/")
-        page = site / (url + "index.html" if url.endswith("/") or not url else url)
+        page = (pages or site) / (url + "index.html" if url.endswith("/") or not url else url)
         found = {key: html.unescape(value) for key, value in SORT.findall(page.read_text(encoding="utf-8"))}
         if found:
             values[fragment.name.removesuffix(".pf_fragment")] = found
