@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -244,13 +245,13 @@ def test_only_text_the_last_pass_would_leave_as_it_is_is_served_as_clean(tmp_pat
     units = {"dirty": {"dirty.md": "a bell\x07 rings"}, "clean": {"clean.md": "no bell"}}
     with memo.kept({}, tmp_path) as first:
         for name, files in units.items():
-            for rel, text in first.unit(name, "k", lambda files=files: files).items():
+            for rel, text in first.unit(name, "k", partial(dict, files)).items():
                 (tmp_path / rel).write_text(strip_unsafe(text), encoding="utf-8")  # as generate writes it
     with memo.kept(first.made, tmp_path) as second:
         served = {
             rel: text
             for name, files in units.items()
-            for rel, text in second.unit(name, "k", lambda files=files: files).items()
+            for rel, text in second.unit(name, "k", partial(dict, files)).items()
         }
     assert second.rendered == ["dirty"]
     assert second.clean == {"clean.md": "no bell"}
