@@ -323,5 +323,5 @@ def test_a_bundle_whose_files_cannot_be_read_is_made_from_nothing(tmp_path: Path
 
 def _hashed(files: dict[str, bytes]) -> dict[str, bytes]:
     """The fragments and index chunks: named by Pagefind from their bytes (the filters are
-    named again by pagefindorder.settle, which this test's Pagefind cannot read)."""
+    named again by pagefindorder.tidy, which this test's stand-in says it cannot read)."""
     return {name: data for name, data in files.items() if "/fragment/" in name or "/index/" in name}

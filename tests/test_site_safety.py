@@ -72,14 +72,14 @@ def test_two_clean_builds_are_byte_identical(sites: tuple[Path, Path]) -> None:
 
 
 def test_every_pagefind_bundle_is_put_in_order(sites: tuple[Path, Path], tmp_path: Path) -> None:
-    """settle reads every bundle Pagefind wrote (else it leaves it, and builds differ only by chance):
-    a copy settled again is unchanged."""
+    """tidy reads every bundle Pagefind wrote (else it leaves it, and builds differ only by chance):
+    a copy tidied again is unchanged (and loses no file)."""
     bundles = sorted(p.parent for p in sites[0].rglob(ENTRY))
     assert bundles
     for bundle in bundles:
         copy = tmp_path / bundle.relative_to(sites[0])
         shutil.copytree(bundle, copy)
-        assert pagefindorder.settle(copy)
+        assert pagefindorder.tidy(copy)
         assert _all_files(copy) == _all_files(bundle)
 
 

@@ -4,14 +4,14 @@ Pagefind (1.5) writes each filter's values, and the list of filters in a languag
 in the order of a Rust hash map, which is seeded at random in every run (Pagefind issue 638:
 "filter indexes will still change"). It names each file by a hash of its bytes, so two clean
 builds of one site differed in the filter files, the metadata file and ``pagefind-entry.json``.
-After Pagefind has made a bundle, :func:`settle` sorts those lists and renames the files by a
+After Pagefind has made a bundle, :func:`tidy` sorts those lists and renames the files by a
 hash of their new bytes, updating the names that point at them. Pagefind's script looks the
 files up by the names the metadata gives and checks no hash; it reads a filter's values into
 an object, so their order means nothing to it.
 
 A shard is indexed again into its old bundle: Pagefind neither compresses nor writes a hashed
 file that exists already (its ``WriteBehavior::Immutable``), so the fragments of the pages that
-did not change cost nothing. It never deletes a file either: :func:`tidy` then removes every
+did not change cost nothing. It never deletes a file either: :func:`tidy` also removes every
 fragment, index chunk, filter and metadata file that the entry and its metadata do not name,
 so the bundle holds what a bundle made from nothing holds (``tests/test_search_pages.py``).
 
@@ -95,18 +95,10 @@ PAGES, CHUNKS, FILTERS = 1, 2, 3
 HASHED = ("fragment", "index", "filter")  # the folders of hashed files, which Pagefind never removes
 
 
-def settle(bundle: Path) -> bool:
-    """Put ``bundle``'s filters and its metadata in a fixed order; False if it was left as it was."""
-    try:
-        _settle(bundle)
-    except (ValueError, OSError, zlib.error, IndexError, TypeError, cbor2.CBORError):  # Unknown is a ValueError
-        return False
-    return True
-
-
 def tidy(bundle: Path) -> bool:
-    """:func:`settle`, then remove the files no metadata of ``bundle`` names (an older index's);
-    False if its files are not in the form this version reads: old files may be left."""
+    """Put ``bundle``'s filters and its metadata in a fixed order, then remove the files no
+    metadata of it names (an older index's); False if its files are not in the form this version
+    reads: then it is left as Pagefind wrote it, old files and all."""
     try:
         _settle(bundle)
         named = _named(bundle)

@@ -164,14 +164,15 @@ def _index_shards(
     shards.save(state, record)
     sources = [copies.complete(shard.pages, site) for shard in stale]  # copies made first where missing
     results = _run(site, stale, sources)
-    untidy = [s for s, r in zip(stale, results, strict=True) if _complete(site, s, r) and not _tidy(site, s)]
-    if untidy:  # files this version cannot read: an older index's cannot be told apart, so made from nothing
-        for shard in untidy:
-            shutil.rmtree(site / shard.bundle, ignore_errors=True)
-        again = dict(
-            zip([s.key for s in untidy], _run(site, untidy, [sources[stale.index(s)] for s in untidy]), strict=True)
-        )
-        results = [again.get(s.key, r) for s, r in zip(stale, results, strict=True)]
+    # the same bytes from every build of these pages; a bundle in a form this version cannot read
+    # is made again from nothing, as an older index's files cannot be told apart in it
+    untidy = [n for n, (s, r) in enumerate(zip(stale, results, strict=True)) if _complete(site, s, r)]
+    untidy = [n for n in untidy if not pagefindorder.tidy(site / stale[n].bundle)]
+    for n in untidy:
+        shutil.rmtree(site / stale[n].bundle, ignore_errors=True)
+    again = _run(site, [stale[n] for n in untidy], [sources[n] for n in untidy]) if untidy else []
+    for n, result in zip(untidy, again, strict=True):
+        results[n] = result
     for shard, source, result in zip(stale, sources, results, strict=True):
         if _complete(site, shard, result):
             record[shard.key] = {"pages": shard.pages, "sort": searchmerge.sort_values(site, shard, source)}
@@ -193,10 +194,6 @@ def _reopen(bundle: Path) -> None:
         (bundle / ENTRY).unlink()
     except FileNotFoundError:
         shutil.rmtree(bundle, ignore_errors=True)
-
-
-def _tidy(site: Path, shard: shards.Shard) -> bool:
-    return pagefindorder.tidy(site / shard.bundle)  # the same bytes from every build of these pages
 
 
 def _run(site: Path, stale: list[shards.Shard], sources: list[Path]) -> list[subprocess.CompletedProcess[str]]:
