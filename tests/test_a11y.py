@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
+from sphinx.application import Sphinx
 
 from conftest import AXE, AXE_RUN, attr, browser_only, build_site, chromium, copy_seeds, soup
-from readinglist.site.sphinx_ext import citemeta
+from readinglist.site.sphinx_ext import citemeta, records
 from readinglist.site.sphinx_ext.a11y import accessible
 
 PHONE = {"width": 390, "height": 844}
@@ -71,6 +73,20 @@ def test_citation_meta_tags_name_only_what_the_source_gives() -> None:
     )
     inferred = citemeta.tags({**record, "title_inferred": True, "doi": "", "eprint": "", "year": None})
     assert [n for n, _ in inferred] == ["citation_author", "citation_author"]  # no invented title
+
+
+def test_a_page_record_is_read_from_its_own_line(tmp_path: Path) -> None:
+    """records.json's lines begin with their url: a page's record is its line's, parsed alone."""
+    (tmp_path / "records.json").write_text(
+        '[\n{"url": "papers/a.html", "key": "a"},\n{"url": "papers/b.html", "key": "b", "broken\n'
+        '{"url": "papers/c.html", "key": "c"}\n]\n',
+        encoding="utf-8",
+    )
+    app = cast(Sphinx, SimpleNamespace(srcdir=str(tmp_path)))
+    assert records.record(app, "papers/a") == {"url": "papers/a.html", "key": "a"}
+    assert records.record(app, "papers/c") == {"url": "papers/c.html", "key": "c"}
+    assert records.record(app, "papers/b") is None  # not JSON: no record, as for a page without one
+    assert records.record(app, "papers/d") is None
 
 
 @pytest.fixture(scope="module")

@@ -4,6 +4,11 @@ A page per author made up 62% of a 10,000-paper site's documents, most of them f
 single paper, and each page costs Sphinx's fixed per-document work. Grouped by initial,
 the pages stay few (at most 27) and every author keeps an anchor to link to.
 
+An initial with more than ``SPLIT`` authors has a page per first two letters instead ("Ba",
+"Be"; the initial's page keeps the names with no second letter a-z): a page of a thousand
+sections is slow to scroll and to write, and a note's status change writes again the page
+of each of its paper's authors (at 10,000 works, four pages of 900-1,200 authors took 2.1 s).
+
 A chart or a feed of one's own is for the authors a reader follows: those with at least
 ``[site] author_chart_min`` (``author_feed_min``) papers, and of them the ``MOST`` most
 prolific. Twenty collaboration papers of 5,000 authors each otherwise drew 10,000 charts
@@ -29,6 +34,7 @@ TOP = 20  # the most frequent authors, listed on the index page
 MOST = 200  # authors with a chart (or a feed) of their own, at most: the most prolific
 LONG = 20  # a paper with more authors names the first FEW of them ("… and 4,990 others")
 FEW = 10
+SPLIT = 300  # authors of one initial on one page, at most; more, and it has a page per two letters
 
 
 def last_name(author: Author) -> str:
@@ -39,6 +45,24 @@ def last_name(author: Author) -> str:
 def initial(author: Author) -> str:
     first = last_name(author)[:1]
     return first if "a" <= first <= "z" else OTHER
+
+
+def page_names(authors: Iterable[Author]) -> dict[str, str]:
+    """Author id -> the stem of the page under ``authors/`` that lists them: their initial, or the
+    first two letters of their last name when more than ``SPLIT`` authors share the initial."""
+    by_initial: dict[str, list[Author]] = defaultdict(list)
+    for author in authors:
+        by_initial[initial(author)].append(author)
+    return {
+        a.id: _two_letters(a) if len(group) > SPLIT and first != OTHER else first
+        for first, group in by_initial.items()
+        for a in group
+    }
+
+
+def _two_letters(author: Author) -> str:
+    first, second = initial(author), last_name(author)[1:2]
+    return first + second if "a" <= second <= "z" else first
 
 
 def prolific(authors: Iterable[Author], least: int, count: Callable[[Author], int]) -> set[str]:
@@ -62,7 +86,8 @@ def shown_names(names: Sequence[str]) -> tuple[list[str], int]:
 
 def author_urls(library: Library) -> dict[str, str]:
     """Author id -> ``rl:`` URL of the author's section."""
-    return {a.id: url(f"{AUTHORS}/{initial(a)}", f"author-{a.id}") for a in library.authors}
+    pages = page_names(library.authors)
+    return {a.id: url(f"{AUTHORS}/{pages[a.id]}", f"author-{a.id}") for a in library.authors}
 
 
 def author_listings(inputs: Inputs) -> dict[str, str]:
@@ -74,8 +99,9 @@ def author_pages(library: Library) -> dict[str, str]:
     writes the page (``link_list``'s ``status``): the pages do not change with a note's status."""
     by_key = library.by_key()
     groups: dict[str, list[Author]] = defaultdict(list)
+    names = page_names(library.authors)
     for author in sorted(library.authors, key=lambda a: (last_name(a), a.name, a.id)):
-        groups[initial(author)].append(author)
+        groups[names[author.id]].append(author)
     topics = key_of(library.topics)
     charted = prolific(library.authors, author_min(), lambda a: len(own_papers(a)))
     pages = {}
@@ -98,7 +124,7 @@ def _papers_read(members: list[Author], by_key: dict[str, Paper]) -> list[str]:
 def _letter_page(
     letter: str, members: list[Author], by_key: dict[str, Paper], topics: tuple[Topic, ...], charted: set[str]
 ) -> str:
-    heading = "Other last names" if letter == OTHER else letter.upper()
+    heading = "Other last names" if letter == OTHER else letter.capitalize()
     return render(
         "authors.md.j2",
         title=f"Authors: {heading}",
@@ -136,7 +162,8 @@ def _index_page(library: Library, groups: dict[str, list[Author]]) -> str:
         "authors_index.md.j2",
         count=plural(len(library.authors), "author"),
         letters=[
-            Md(f"[{'Other' if g == OTHER else g.upper()}]({url(f'{AUTHORS}/{g}')}) ({len(groups[g])})") for g in letters
+            Md(f"[{'Other' if g == OTHER else g.capitalize()}]({url(f'{AUTHORS}/{g}')}) ({len(groups[g])})")
+            for g in letters
         ],
         top=[Md(f"[{md_text(a.name)}]({urls[a.id]}) ({plural(len(a.papers), 'paper')})") for a in top],
     )

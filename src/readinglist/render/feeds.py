@@ -25,7 +25,7 @@ from ..enrich.credit import work_credit
 from ..latex import to_text
 from ..model import Library, Paper
 from .accessors import year_of
-from .authors import initial, prolific, shown_names
+from .authors import page_names, prolific, shown_names
 from .escape import clean
 from .links import AUTHORS, PAPERS, TOPICS, display_title
 from .memo import current, key_of, one
@@ -73,10 +73,11 @@ def _feeds(library: Library, notes: Notes, title: str, least: int) -> list[Feed]
     for slug, (tag, papers) in tagged(library, notes).items():
         feeds.append(Feed(_name("tag", slug), f"{title}: tagged {clean(tag)}", f"{TAGS}/{slug}", papers))
     followed = prolific(library.authors, least, lambda a: len(a.papers))
+    pages = page_names(library.authors)
     for author in library.authors:
         if author.id in followed:
             papers = [by_key[k] for k in author.papers if k in by_key]
-            page = f"{AUTHORS}/{initial(author)}"
+            page = f"{AUTHORS}/{pages[author.id]}"
             feeds.append(Feed(_name("author", author.id), f"{title}: papers by {clean(author.name)}", page, papers))
     return feeds
 

@@ -17,6 +17,8 @@ from ..render.venue import keywords_of, kind, venue
 def records(library: Library) -> list[dict[str, Any]]:
     return [
         {
+            # First, so the extension finds a page's line without parsing the others (sphinx_ext/records.py).
+            "url": f"{PAPERS}/{p.slug}.html",
             "key": p.key,
             "title": display_title(p),
             "title_inferred": p.work.title_inferred,
@@ -39,7 +41,6 @@ def records(library: Library) -> list[dict[str, Any]]:
             "versions": list(p.versions),
             "system": p.system,
             "title_source": "inferred from the abstract" if p.work.title_inferred else "source",
-            "url": f"{PAPERS}/{p.slug}.html",
             # A file by its place in the project, else its name: never where it is on someone's machine.
             "sources": [
                 {"file": public_file(s.file), "line": s.line, "owner": s.owner, "kind": s.kind} for s in p.work.sources

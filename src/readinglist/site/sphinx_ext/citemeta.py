@@ -13,7 +13,7 @@ from typing import Any
 
 from sphinx.application import Sphinx
 
-from .records import by_page
+from .records import record as record_of
 
 
 def tags(record: dict[str, Any]) -> list[tuple[str, str]]:
@@ -38,6 +38,6 @@ def meta_html(record: dict[str, Any]) -> str:
 
 
 def add(app: Sphinx, pagename: str, context: dict[str, Any]) -> None:
-    record = by_page(app).get(pagename)
+    record = record_of(app, pagename)
     if record is not None:
         context["metatags"] = context.get("metatags", "") + meta_html(record)

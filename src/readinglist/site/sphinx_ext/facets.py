@@ -21,7 +21,7 @@ from ...errors import ReadingListError
 from ...render.frontmatter import status_of
 from ...render.notes import read_note
 from ...render.registry import Search, search_of
-from .records import by_page
+from .records import record as record_of
 from .settings import root
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ def _add_facets(app: Sphinx, pagename: str, templatename: str, context: dict[str
     context[SEARCH_ROLE] = search_of(pagename).value  # templates/page.html marks the page by it
     if search_of(pagename) is not Search.PAPER:
         return
-    record = by_page(app).get(pagename)
+    record = record_of(app, pagename)
     if record is None:  # or a plain Sphinx project with a papers/ folder of its own
         return
     titles = app.env.titles

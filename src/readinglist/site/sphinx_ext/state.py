@@ -22,7 +22,7 @@ class State:
     written: int = 0  # documents written by this build (the search index is stale from the first)
     interrupted: bool = False  # the last build of this output folder was killed while writing
     navigation: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = field(default_factory=dict)  # by folder
-    records: dict[str, dict[str, Any]] | None = None  # records.json by page name (citation meta tags)
+    records: dict[str, str] | None = None  # records.json's lines by page name (facets, citation meta tags)
     feeds: dict[str, list[list[str]]] = field(default_factory=dict)  # the feeds' index (feed links)
     bibliography: Cache = field(default_factory=Cache)  # formatted bibliography entries
     gc_thresholds: tuple[int, int, int] | None = None  # the collector's, while memory.py tunes it
