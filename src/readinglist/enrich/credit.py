@@ -8,6 +8,7 @@ each ``readinglist build`` and each note edit about 0.3 s of imports.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from ..latex import ascii_fold
 from ..model import Credit, Work
@@ -22,6 +23,7 @@ def is_et_al(name: str) -> bool:
     return bool(_ET_AL.match(" ".join(ascii_fold(name).replace("~", " ").lower().strip(" ,;{}").split())))
 
 
+@cache  # every page, card, feed entry and record of a paper names its authors by id
 def author_id(name: str) -> str:
     """A filesystem-safe id; variants that differ only in accents, case or hyphens share it.
     Letters are transliterated (``store.names.fold``): "Ł" is "l", and a name in Chinese

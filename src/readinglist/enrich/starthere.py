@@ -41,8 +41,8 @@ def priority_rank(value: object) -> int | None:
 def version_sets(papers: Sequence[Paper]) -> list[list[Paper]]:
     """The papers grouped by version links among them (connected components), each group in the
     order of ``papers`` and the groups in the order of their first paper."""
-    keys = {p.key for p in papers}
-    root = {p.key: p.key for p in papers}
+    keys = [p.key for p in papers]  # a property: read once a paper, for lists of thousands
+    root = dict(zip(keys, keys, strict=True))
 
     def find(key: str) -> str:
         while root[key] != key:
@@ -50,13 +50,13 @@ def version_sets(papers: Sequence[Paper]) -> list[list[Paper]]:
             key = root[key]
         return key
 
-    for paper in papers:
+    for key, paper in zip(keys, papers, strict=True):
         for other in paper.versions:
-            if other in keys:
-                root[find(other)] = find(paper.key)
+            if other in root:
+                root[find(other)] = find(key)
     groups: dict[str, list[Paper]] = {}
-    for paper in papers:
-        groups.setdefault(find(paper.key), []).append(paper)
+    for key, paper in zip(keys, papers, strict=True):
+        groups.setdefault(find(key), []).append(paper)
     return list(groups.values())
 
 

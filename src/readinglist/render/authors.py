@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
+from functools import cache
 
 from ..latex import ascii_fold
 from ..model import Author, Library, Paper, Topic
@@ -38,31 +39,27 @@ SPLIT = 300  # authors of one initial on one page, at most; more, and it has a p
 
 
 def last_name(author: Author) -> str:
-    parts = author.name.split()
+    return _folded_last(author.name)
+
+
+@cache  # by name: the pages, their index, the feeds and the paper pages each sort or group every author
+def _folded_last(name: str) -> str:
+    parts = name.split()
     return ascii_fold(parts[-1]).lower() if parts else ""
-
-
-def initial(author: Author) -> str:
-    first = last_name(author)[:1]
-    return first if "a" <= first <= "z" else OTHER
 
 
 def page_names(authors: Iterable[Author]) -> dict[str, str]:
     """Author id -> the stem of the page under ``authors/`` that lists them: their initial, or the
     first two letters of their last name when more than ``SPLIT`` authors share the initial."""
-    by_initial: dict[str, list[Author]] = defaultdict(list)
+    by_initial: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for author in authors:
-        by_initial[initial(author)].append(author)
+        last = last_name(author)
+        by_initial[last[:1] if "a" <= last[:1] <= "z" else OTHER].append((author.id, last[1:2]))
     return {
-        a.id: _two_letters(a) if len(group) > SPLIT and first != OTHER else first
+        aid: first + second if len(group) > SPLIT and first != OTHER and "a" <= second <= "z" else first
         for first, group in by_initial.items()
-        for a in group
+        for aid, second in group
     }
-
-
-def _two_letters(author: Author) -> str:
-    first, second = initial(author), last_name(author)[1:2]
-    return first + second if "a" <= second <= "z" else first
 
 
 def prolific(authors: Iterable[Author], least: int, count: Callable[[Author], int]) -> set[str]:

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .. import cache
 from ..config import Config
@@ -26,7 +26,7 @@ from .changes import inputs_fingerprint, is_current, stamp_inputs, unstamp
 from .manifest import OLD_MANIFEST, OLD_STAMP, open_state, read_manifest, remove_interrupted_writes, sync
 
 if TYPE_CHECKING:
-    from ..model import Library
+    from ..model import Library, Paper
     from .assemble import Enriched
 
 # Folders under docs/ that never hold a page of the "About" menu.
@@ -65,39 +65,48 @@ class GenerateReport:
         out = [f"{plural(papers, 'paper')}: {plural(written, 'file')} written, {plural(deleted, 'stale file')} removed"]
         found = self._found(self.library)
         if verbose:
-            out += [line for _, lines in found for line in lines]
-        elif any(lines for _, lines in found):
-            out.append(", ".join(_count(len(lines), nouns) for nouns, lines in found if lines) + " (-v lists them)")
+            out += [describe(item) for _, items, describe in found for item in items]
+        elif any(items for _, items, _ in found):
+            out.append(", ".join(_count(len(items), nouns) for nouns, items, _ in found if items) + " (-v lists them)")
         out += [
             f"warning: docs/notes/{name}.md has no paper in refs.bib (kept, not deleted)" for name in self.orphan_notes
         ]
         return out
 
-    def _found(self, library: Library) -> list[tuple[tuple[str, str], list[str]]]:
-        """What a person may want to check, by kind (its noun, one and many): the same at every
-        build until refs.bib changes, so counted unless asked for."""
+    def _found(self, library: Library) -> list[tuple[tuple[str, str], list[Any], Callable[[Any], str]]]:
+        """What a person may want to check, by kind (its noun, one and many), with how to describe
+        each: the same at every build until refs.bib changes, so counted unless asked for (the
+        descriptions of 9,000 merges took 0.2 s of each build at 10,000 works)."""
         return [
-            (("merged work", "merged works"), list(self._merges(library))),
-            (("group of linked versions", "groups of linked versions"), list(self._versions(library))),
-            (("bibliography note", "bibliography notes"), list(self.bibliography)),
+            (("merged work", "merged works"), self._merged(library), self._merge_line),
+            (("group of linked versions", "groups of linked versions"), self._versions(library), self._version_line),
+            (("bibliography note", "bibliography notes"), list(self.bibliography), str),
         ]
 
     @staticmethod
-    def _merges(library: Library) -> Iterator[str]:
-        for paper in library.papers:
-            merged = [s for s in paper.work.sources if s.why]
-            if merged:
-                why = "; ".join(f"{s.render()}: {s.why}" for s in merged)
-                yield f"merged {len(paper.work.sources)} records into {paper.key} ({why})"
+    def _merged(library: Library) -> list[Paper]:
+        return [paper for paper in library.papers if any(s.why for s in paper.work.sources)]
 
     @staticmethod
-    def _versions(library: Library) -> Iterator[str]:
+    def _merge_line(paper: Paper) -> str:
+        why = "; ".join(f"{s.render()}: {s.why}" for s in paper.work.sources if s.why)
+        return f"merged {len(paper.work.sources)} records into {paper.key} ({why})"
+
+    @staticmethod
+    def _versions(library: Library) -> list[tuple[Paper, list[str]]]:
         seen: set[str] = set()
+        groups = []
         for paper in library.papers:
             if paper.versions and paper.key not in seen:
                 group = sorted({paper.key, *paper.versions})
                 seen.update(group)
-                yield f"linked versions{' of ' + paper.system if paper.system else ''}: {', '.join(group)}"
+                groups.append((paper, group))
+        return groups
+
+    @staticmethod
+    def _version_line(found: tuple[Paper, list[str]]) -> str:
+        paper, group = found
+        return f"linked versions{' of ' + paper.system if paper.system else ''}: {', '.join(group)}"
 
 
 def _count(n: int, nouns: tuple[str, str]) -> str:

@@ -89,21 +89,39 @@ def plan(site: Path, record: dict[str, Any], indexed: Indexed) -> list[Shard]:
     is of ``indexed`` of its bytes (``searchpages.Copies.indexed``: what Pagefind indexes of it),
     taken only for a page whose size or time differs from the record's."""
     known = {page: kept for shard in record.values() for page, kept in shard.get("pages", {}).items()}
-    pages = {p.relative_to(site).as_posix(): p for p in site.rglob("*.html") if ".doctrees" not in p.parts}
+    pages = _html_pages(site)
     papers = sorted(page for page in pages if page.startswith(PAPERS) and "/" not in page.removeprefix(PAPERS))
     shards = count(len(papers))
     keys = {page: str(zlib.crc32(page.encode()) % shards) for page in papers}
     grouped: dict[str, Stats] = {SITE: {}, **{str(n): {} for n in range(shards)}}
-    for page, path in pages.items():
-        grouped[keys.get(page, SITE)][page] = _stats(page, path, known.get(page), indexed)
+    for page, entry in pages.items():
+        grouped[keys.get(page, SITE)][page] = _stats(page, entry, known.get(page), indexed)
     return [Shard(key, stats) for key, stats in grouped.items() if stats or key == SITE]
 
 
-def _stats(page: str, path: Path, known: list[Any] | None, indexed: Indexed) -> list[Any]:
-    stat = path.stat()
+def _html_pages(site: Path) -> dict[str, os.DirEntry[str]]:
+    """Every HTML page under ``site`` by its site-relative POSIX path, but Sphinx's doctrees.
+    Directory entries, whose ``stat`` is one call: ``rglob`` and ``Path.stat`` took four times
+    as long over 10,000 pages."""
+    found: dict[str, os.DirEntry[str]] = {}
+    folders = [(str(site), "")]
+    while folders:
+        folder, prefix = folders.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != ".doctrees":
+                        folders.append((entry.path, f"{prefix}{entry.name}/"))
+                elif entry.name.endswith(".html"):
+                    found[prefix + entry.name] = entry
+    return found
+
+
+def _stats(page: str, entry: os.DirEntry[str], known: list[Any] | None, indexed: Indexed) -> list[Any]:
+    stat = entry.stat()
     if known is not None and _still(known, stat.st_size, stat.st_mtime_ns):
         return known
-    return [stat.st_size, stat.st_mtime_ns, _digest(indexed(page, path.read_bytes()))]
+    return [stat.st_size, stat.st_mtime_ns, _digest(indexed(page, Path(entry.path).read_bytes()))]
 
 
 def _still(known: list[Any], size: int, mtime_ns: int) -> bool:
