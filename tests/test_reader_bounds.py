@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import tracemalloc
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from pybtex.database.input.bibtex import Parser
 from readinglist.errors import Code, ReadingListError
 from readinglist.latex import to_text
 from readinglist.model import RawRecord, ReadResult, SourceRef
-from readinglist.sources import bibtex, read_source
+from readinglist.sources import arxiv_listing, author_pairs, bibtex, read_source
 from readinglist.sources.bounds import MAX_FIELD, MAX_VALUE
 from readinglist.store import bibfile, importer
 from readinglist.store.names import display_name, stored_name
@@ -252,3 +253,27 @@ def _authors(field: str) -> list[str]:
     """The display names of an author field, as refs.bib's parser reads it in an entry."""
     entry = Parser().parse_string(f"@misc{{k,\n  title = {{T}},\n  author = {{{field}}},\n}}\n").entries["k"]
     return [display_name(p) for p in entry.persons["author"]]
+
+
+# --- 15. a dump whose owner line was cut -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("reader", "text"),
+    [
+        (arxiv_listing.read_string, "It is a task, a hard one, on GPUs, with links\n\narXiv2020\nA title\n\ncs.DC\n"),
+        (
+            author_pairs.read_string,
+            f"Training models on GPUs is a {'very ' * 20}hard task.\n\nWei Lin, Jun Yang\n\nAn abstract.\n",
+        ),
+    ],
+)
+def test_an_owner_line_that_is_no_name_is_refused_with_its_line(
+    reader: Callable[[str, str], object], text: str
+) -> None:
+    """A dump cut above its first record starts with an abstract, which was taken as the profile
+    owner: every record's author, with more commas than a BibTeX name may have (found by test_fuzz)."""
+    with pytest.raises(ReadingListError) as caught:
+        reader(text, "profile.txt")
+    assert (caught.value.line, caught.value.code) == (1, Code.BAD_DUMP)
+    assert "profile owner's name" in caught.value.message

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..errors import Code, ReadingListError
 from ..model import RawRecord, ReadResult, Skip, SourceRef
-from .text import Line, read_text, split_lines
+from .text import Line, owner_name, read_text, split_lines
 
 KIND = "profile"
 YEAR_LINE = re.compile(r"^arXiv\s*(\d{4})$")
@@ -70,7 +70,7 @@ def _header(lines: list[Line], label: str) -> tuple[str, list[Line]]:
         if match:
             owner = match.group(1).strip()
         elif not owner and not any(p.match(line.text) for p in HEADER_LINES):
-            owner = line.text
+            owner = owner_name(line, label)
     else:
         raise ReadingListError("arXiv listing has no 'arXiv<YEAR>' record line", label, code=Code.BAD_DUMP)
     if not owner:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import Code, ReadingListError
 from ..model import RawRecord, ReadResult, Skip, SourceRef
-from .text import Line, read_text, split_lines
+from .text import Line, owner_name, read_text, split_lines
 
 KIND = "profile"
 NAME = r"[^\W\d_][\w.'’\-]*(?:\s+[^\W\d_][\w.'’\-]*){0,5}"
@@ -45,7 +45,7 @@ def read_string(text: str, label: str) -> ReadResult:
 
 def parse(lines: list[Line], label: str) -> tuple[list[RawRecord], list[Skip]]:
     """The pairs after the owner line; a stretch that is no pair is skipped up to the next pair."""
-    owner, body = lines[0].text, lines[1:]
+    owner, body = owner_name(lines[0], label), lines[1:]
     if not body:
         raise ReadingListError(
             "profile has an owner line but no records (truncated dump?)", label, lines[0].number, code=Code.BAD_DUMP

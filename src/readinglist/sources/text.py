@@ -35,6 +35,24 @@ class Line:
     text: str
 
 
+OWNER_MAX = 100  # characters of a profile owner's name; a longer line is text, not a name
+
+
+def owner_name(line: Line, label: str) -> str:
+    """The profile owner's name from its line, refused (file and line named) when the line cannot
+    be a person's name: a dump whose header was cut starts with an abstract, and an abstract taken
+    as the owner became every record's author (more than two commas: no name BibTeX can hold)."""
+    if len(line.text) > OWNER_MAX or line.text.count(",") > 2:
+        shown = line.text[:60] + ("…" if len(line.text) > 60 else "")
+        raise ReadingListError(
+            f"expected the profile owner's name, found text ({shown!r}): is the dump's first line cut?",
+            label,
+            line.number,
+            code=Code.BAD_DUMP,
+        )
+    return line.text
+
+
 def split_lines(text: str, label: str) -> list[Line]:
     """The non-blank lines of a text from ``read_text``, stripped and numbered."""
     kept = [Line(i, s) for i, s in ((i, s.strip()) for i, s in enumerate(text.split("\n"), 1)) if s]
