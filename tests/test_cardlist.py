@@ -61,3 +61,23 @@ def test_record_text_is_text_and_the_status_a_badge(html: Tag) -> None:
     assert "Ann <Lee>" in card.get_text()
     [badge] = card.find_all("span", class_="sd-badge")
     assert badge.get_text() == "Read" and "sd-bg-secondary" in (badge.get("class") or [])
+
+
+def test_a_broken_progress_line_is_a_coded_warning_and_the_rest_counts(
+    make_app: Callable[..., Any], tmp_path: Path
+) -> None:
+    """A hand-broken ``{readinglist-progress}`` line is skipped with ``bad-progress-line``; the
+    groups around it still count, with the statuses the notes give now (liststatus.py)."""
+    source = tmp_path / "src"
+    (source / "papers").mkdir(parents=True)
+    (source / "notes").mkdir()
+    (source / "conf.py").write_text('extensions = ["readinglist.site.sphinx_ext"]\nreadinglist_root = "."\n')
+    (source / "bibliography.bib").write_text("")
+    (source / "papers" / "a.md").write_text("---\norphan: true\n---\n# Paper a\n")
+    (source / "notes" / "a.md").write_text("---\nstatus: read\n---\n")
+    block = '{"docs": ["papers/a"]}\n{"docs": "papers/a"}\nnot json\n{"docs": ["papers/b"]}'
+    (source / "index.md").write_text(f"# Topic\n\n```{{readinglist-progress}}\n{block}\n```\n")
+    app = make_app("html", srcdir=source, confoverrides={"readinglist_generate": False, "readinglist_search": False})
+    app.build()
+    assert app.warning.getvalue().count("readinglist.bad-progress-line") == 2
+    assert "<p>Progress: 1 read.</p>" in (Path(app.outdir) / "index.html").read_text(encoding="utf-8")

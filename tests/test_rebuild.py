@@ -136,6 +136,8 @@ def test_a_status_change_rereads_its_paper_page_and_the_listings_that_changed(
         "Paper 1 on caches": "to read",
         "Paper 2 on caches": "",
     }
+    [topic] = [p for p in (root / "html" / "topics").glob("*.html") if "Paper 1 on caches" in p.read_text()]
+    assert _badges(topic) == {"Paper 1 on caches": "To read"} and "Progress: 1 to read." in topic.read_text()
     before = {p: p.read_bytes() for p in docs.rglob("*.md")}
     note.write_text("---\nstatus: read\n---\nA note.\n", encoding="utf-8")
     out = _run(root, capsys)
@@ -152,7 +154,19 @@ def test_a_status_change_rereads_its_paper_page_and_the_listings_that_changed(
     written = set(re.findall(r"writing output\.\.\. \[\s*\d+%\] (\S+)", out))
     assert "authors/l" in written and "authors/l" not in reread
     assert _status_shown(author_page) == {"Paper 0 on caches": "", "Paper 1 on caches": "read", "Paper 2 on caches": ""}
+    # So do the topic page's card and progress line.
+    docname = f"topics/{topic.stem}"
+    assert docname in written and docname not in reread
+    assert _badges(topic) == {"Paper 1 on caches": "Read"} and "Progress: 1 read." in topic.read_text()
     assert "authors/l" not in set(re.findall(r"writing output\.\.\. \[\s*\d+%\] (\S+)", _run(root, capsys)))
+
+
+def _badges(page: Path) -> dict[str, str]:
+    """Each card's status badge on a topic page, by the card's title."""
+    cards = re.findall(
+        r'aria-level="\d"><strong>([^<]*)</strong></p>\n<p class="sd-card-text">(.*?)<em>', page.read_text()
+    )
+    return {title: re.sub(r"<[^>]*>", "", badge).strip() for title, badge in cards if badge}
 
 
 def _status_shown(page: Path) -> dict[str, str]:

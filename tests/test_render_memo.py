@@ -133,14 +133,22 @@ def test_a_served_unit_is_what_a_render_writes(name: str, seeds: Seeds, tmp_path
 
 
 def test_a_status_change_renders_only_the_units_that_show_the_paper(seeds: Seeds, tmp_path: Path) -> None:
+    """Its paper page and feeds; no topic page, whose badges and progress Sphinx fills in (liststatus.py)."""
     _, first = _render(seeds, {}, tmp_path)
     _, second = _render(_status(seeds), first.made, tmp_path)
     papers = [name for name in second.rendered if name.startswith("papers/")]
     assert papers == [f"papers/{DAPPLE}.md"]
+    assert [name for name in second.rendered if name.startswith("topics/")] == []
+    assert "feeds/all.xml" in second.rendered
+
+
+def test_a_rating_renders_the_topic_pages_of_the_paper_alone(seeds: Seeds, tmp_path: Path) -> None:
+    """ "Start here" puts a highly rated paper first: the pages of its topics read the ratings."""
+    _, first = _render(seeds, {}, tmp_path)
+    _, second = _render((seeds[0], _meta(seeds[1], rating=5), seeds[2]), first.made, tmp_path)
     dapple = seeds[0].by_key()[DAPPLE]
     topics = {f"topics/{t}.md" for t in (*dapple.topics, *dapple.subtopics)}
     assert {name for name in second.rendered if name.startswith("topics/")} == topics
-    assert "feeds/all.xml" in second.rendered
     unaffected = [p for p in seeds[0].papers if not set(p.topics) & set(dapple.topics)]
     assert unaffected and all(f"topics/{t}.md" not in second.rendered for p in unaffected for t in p.topics)
 

@@ -5,8 +5,10 @@ whole-card link (a stretched link would cover the version links): its title is t
 instead, and stays the card's first line, which the extension makes its heading.
 
 The cards are data, not Markdown: one ``{readinglist-cards}`` block with a JSON object per card
-(``doc``, ``title``, ``meta``, ``summary`` lines, ``status``, ``versions``), which the extension
-keeps as one node and writes as sphinx-design's grid of cards (``site/sphinx_ext/cardlist.py``).
+(``doc``, ``title``, ``meta``, ``summary`` lines, ``versions``), which the extension keeps as one
+node and writes as sphinx-design's grid of cards (``site/sphinx_ext/cardlist.py``). A card's
+status badge is the extension's to fill in as it writes the page (``liststatus.py``), so a
+status change leaves the topic pages' Markdown as it was.
 As ``{grid-item-card}`` directives each card was a dozen nodes parsed as nested Markdown, and
 a topic page lists hundreds: re-reading the listings was most of a status change's Sphinx time.
 """
@@ -21,7 +23,6 @@ from ..enrich.starthere import version_sets
 from ..model import Paper
 from .escape import Md, data_block
 from .links import PAPERS, display_title, newest_first, one_line
-from .workflow import Notes, group_status
 
 UNDATED = "undated"
 CARD_WORDS = 14  # per line: three lines take about as much room as the 30-word TL;DR did
@@ -39,7 +40,6 @@ def card(paper: Paper) -> dict[str, Any]:
         "meta": f"{work.year or 'Year unknown'} · {meta}",
         "summary": _summary(paper),
         "versions": [],
-        "status": "",
     }
 
 
@@ -52,20 +52,14 @@ def _summary(paper: Paper) -> list[list[str]]:
     return [[label, one_line(line, CARD_WORDS)] for label, line in lines]
 
 
-def cards(papers: Sequence[Paper], notes: Notes | None = None) -> list[dict[str, Any]]:
-    """The cards of ``papers``, newest first: versions of one system share the newest one's card,
-    and its reading status (``notes``: each note's front matter by slug)."""
-    shown = []
-    for group in version_sets(newest_first(list(papers))):
-        one = card(group[0]) if len(group) == 1 else group_card(group)
-        one["status"] = group_status(group, notes or {}) or ""
-        shown.append(one)
-    return shown
+def cards(papers: Sequence[Paper]) -> list[dict[str, Any]]:
+    """The cards of ``papers``, newest first: versions of one system share the newest one's card."""
+    return [card(g[0]) if len(g) == 1 else group_card(g) for g in version_sets(newest_first(list(papers)))]
 
 
-def card_list(papers: Sequence[Paper], notes: Notes | None = None) -> Md:
+def card_list(papers: Sequence[Paper]) -> Md:
     """The ``{readinglist-cards}`` block of ``papers``; empty when there are none."""
-    return data_block("readinglist-cards", cards(papers, notes))
+    return data_block("readinglist-cards", cards(papers))
 
 
 def group_card(group: Sequence[Paper]) -> dict[str, Any]:

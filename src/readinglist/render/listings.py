@@ -18,7 +18,7 @@ from .graph import topic_graph
 from .inputs import Inputs
 from .links import PAPERS, TOPICS, display_title, link_list, newest_first, plural, url
 from .memo import key_of, one, papers_key
-from .workflow import progress
+from .workflow import progress, progress_block
 
 Notes = Mapping[str, Mapping[str, Any]]  # each note's front matter, by page slug
 
@@ -31,23 +31,35 @@ def topic_pages(library: Library, notes: Notes | None = None, graph: bool = True
     """``notes`` give the owner's ``rating`` and ``priority`` that "Start here" puts first;
     ``graph``: draw each page's related-work graph."""
     notes = notes or {}
+    ranks = _ranks(notes)
     pages = {}
     for topic in library.topics:
         members = [p for p in library.papers if topic.id in p.topics]
-        # Each page reads its topic, its papers and their notes, and nothing else (render/memo.py).
-        path, key = f"{TOPICS}/{topic.id}.md", key_of(topic, papers_key(members, notes), graph)
-        pages[path] = one(path, key, _topic_page, topic, members, notes, graph)
+        # Each page reads its topic, its papers and their notes' ranks, and nothing else (render/memo.py):
+        # the statuses of its cards and its progress are filled in by Sphinx (sphinx_ext/liststatus.py).
+        path, key = f"{TOPICS}/{topic.id}.md", key_of(topic, papers_key(members, ranks), graph)
+        pages[path] = one(path, key, _topic_page, topic, members, ranks, graph)
         for sub in topic.subtopics:
             inside = [p for p in members if sub.id in p.subtopics]
-            path, key = f"{TOPICS}/{sub.id}.md", key_of(topic, sub, papers_key(inside, notes), graph)
-            pages[path] = one(path, key, _subtopic_page, topic, sub, inside, notes, graph)
+            path, key = f"{TOPICS}/{sub.id}.md", key_of(topic, sub, papers_key(inside, ranks), graph)
+            pages[path] = one(path, key, _subtopic_page, topic, sub, inside, ranks, graph)
     pages[f"{TOPICS}/index.md"] = render(
         "topics_index.md.j2", topics=[Md(t.id) for t in library.topics], progress=_progress_list(library, notes)
     )
     return pages
 
 
-def _topic_page(topic: Topic, members: list[Paper], notes: Notes, graph: bool) -> str:
+def _ranks(notes: Notes) -> Notes:
+    """What "Start here" reads of the notes (``enrich.starthere``): each note's rating and priority."""
+    fields = ("rating", "priority")
+    return {
+        slug: {f: meta[f] for f in fields if f in meta}
+        for slug, meta in notes.items()
+        if any(f in meta for f in fields)
+    }
+
+
+def _topic_page(topic: Topic, members: list[Paper], ranks: Notes, graph: bool) -> str:
     rest = [p for p in members if not any(s.id in p.subtopics for s in topic.subtopics)]
     subtopics = [_subtopic_card(s, members) for s in topic.subtopics]
     return render(
@@ -57,19 +69,19 @@ def _topic_page(topic: Topic, members: list[Paper], notes: Notes, graph: bool) -
         description=topic.description,
         count=f"{plural(len(members), 'paper')}." if subtopics else _count(members, ", newest first."),
         downloads=set_links(set_name("topic", topic.id), "this topic", members),
-        start=link_list(start_here(members, notes, "topic")),
+        start=link_list(start_here(members, ranks, "topic")),
         chart=chart(f"{TOPICS}/{topic.id}", f"in {topic.title}", members, subtopic_stack(topic)),
         toctree=[Md(s.id) for s in topic.subtopics],
         subtopics=subtopics,
         graph=topic_graph(members) if graph else "",
         heading=("Other papers" if subtopics else "Papers") if rest else "",
         rest_count=_count(rest, " in none of the subtopics, newest first.") if subtopics and rest else "",
-        cards=card_list(rest, notes),
-        progress=progress(members, notes),
+        cards=card_list(rest),
+        progress=progress_block(members),
     )
 
 
-def _subtopic_page(topic: Topic, sub: Topic, members: list[Paper], notes: Notes, graph: bool) -> str:
+def _subtopic_page(topic: Topic, sub: Topic, members: list[Paper], ranks: Notes, graph: bool) -> str:
     return render(
         "topic.md.j2",
         parent={"title": topic.title, "link": Md(url(f"{TOPICS}/{topic.id}"))},
@@ -77,12 +89,12 @@ def _subtopic_page(topic: Topic, sub: Topic, members: list[Paper], notes: Notes,
         description=sub.description,
         count=_count(members, ", newest first." if members else "."),
         downloads=set_links(set_name("topic", sub.id), "this subtopic", members),
-        start=link_list(start_here(members, notes, "subtopic")),
+        start=link_list(start_here(members, ranks, "subtopic")),
         chart=chart(f"{TOPICS}/{sub.id}", f"in {sub.title}", members, subtopic_stack(sub)),
         graph=topic_graph(members) if graph else "",
         heading="Papers" if members else "",
-        cards=card_list(members, notes),
-        progress=progress(members, notes),
+        cards=card_list(members),
+        progress=progress_block(members),
     )
 
 

@@ -18,9 +18,9 @@ from typing import Any
 
 from ..enrich.starthere import priority_rank, version_sets
 from ..model import Note, Paper
-from .escape import Md, md_text
+from .escape import Md, data_block, md_text
 from .frontmatter import status_of
-from .links import link_list
+from .links import PAPERS, link_list
 
 Notes = Mapping[str, Mapping[str, Any]]  # each note's front matter, by page slug
 
@@ -52,6 +52,14 @@ def progress(papers: Sequence[Paper], notes: Notes) -> str:
     """``3 read · 5 to read`` over ``papers``, versions of one system counted once; "" if none has a status."""
     states = [group_status(group, notes) for group in version_sets(list(papers))]
     return " · ".join(f"{states.count(state)} {words}" for state, words in COUNTED if state in states)
+
+
+def progress_block(papers: Sequence[Paper]) -> Md:
+    """:func:`progress` as the Sphinx extension counts it when it writes the page (a
+    ``{readinglist-progress}`` block of the papers' version groups: site/sphinx_ext/liststatus.py),
+    so a status change leaves the page's Markdown as it was; empty for no papers."""
+    groups = [{"docs": [f"{PAPERS}/{p.slug}" for p in group]} for group in version_sets(list(papers))]
+    return data_block("readinglist-progress", groups) if groups else Md("")
 
 
 def added_on(meta: Mapping[str, Any]) -> datetime.date | None:

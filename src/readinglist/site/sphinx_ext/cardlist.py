@@ -22,7 +22,7 @@ from sphinx.writers.html5 import HTML5Translator
 
 from ...compat import section_level
 from ...render.workflow import LABELS, ROLES
-from . import jsonlines
+from . import jsonlines, liststatus
 from .warnings_ import Warn
 
 GRID = (
@@ -45,6 +45,7 @@ class CardList(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         cards = jsonlines.items(self, _card, Warn.BAD_CARD_LINE, "a card")
+        liststatus.shows(self.env, (doc for card in cards for doc in _docs(card)))  # each card's badge
         node = card_list(cards=cards)
         self.set_source_info(node)
         return [node]
@@ -60,15 +61,22 @@ def _card(item: dict[str, Any]) -> dict[str, Any]:
     return {**fields, "summary": summary, "versions": versions}
 
 
+def _docs(card: dict[str, Any]) -> list[str]:
+    """The pages of a card's version group: its own and its other versions'."""
+    return [card["doc"], *(v["doc"] for v in card["versions"])]
+
+
 def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """Relative URIs for the cards whose page exists; a bullet list for builders other than HTML."""
+    """Relative URIs for the cards whose page exists, and each card's status (one its line gives,
+    else the furthest its versions' notes say: liststatus.py); a bullet list for builders other than HTML."""
     for node in list(doctree.findall(card_list)):
         kept = []
         for card in node["cards"]:
             if not _exists(app, card["doc"], node):
                 continue
             versions = [{**v, "uri": _uri(app, docname, v)} for v in card["versions"] if _exists(app, v["doc"], node)]
-            kept.append({**card, "uri": _uri(app, docname, card), "versions": versions})
+            status = card["status"] or liststatus.furthest(app, _docs(card))
+            kept.append({**card, "uri": _uri(app, docname, card), "versions": versions, "status": status})
         node["cards"] = kept
         if app.builder.format != "html":
             node.replace_self(_bullet_list(kept))

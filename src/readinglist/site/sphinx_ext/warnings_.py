@@ -26,6 +26,7 @@ class Warn(Enum):
     BAD_GRAPH = "bad-graph"  # a {readinglist-graph} body that is not the generator's graph
     BAD_CITE_LINE = "bad-cite-line"  # a {readinglist-cite} line that is not a tab's JSON
     BAD_CARD_LINE = "bad-card-line"  # a {readinglist-cards} line that is not a card's JSON
+    BAD_PROGRESS_LINE = "bad-progress-line"  # a {readinglist-progress} line that is not a group's JSON
     BAD_PAGE_DATA = "bad-page-data"  # a paper page's data file missing, or not what its blocks name
 
     def log(self, message: str, *args: Any, location: Any) -> None:
