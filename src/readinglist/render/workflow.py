@@ -13,7 +13,7 @@ does (which the fingerprint hashes), so an unchanged list regenerates to the sam
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ..enrich.starthere import priority_rank, version_sets
@@ -39,8 +39,19 @@ def status(paper: Paper, notes: Notes) -> str | None:
 
 def group_status(group: Sequence[Paper], notes: Notes) -> str | None:
     """The furthest status any version of one system reached (read before reading before to-read)."""
-    found = {status(p, notes) for p in group}
+    return furthest(status(p, notes) for p in group)
+
+
+def furthest(statuses: Iterable[str | None]) -> str | None:
+    """The first of ``PROGRESS`` among ``statuses``: a system's status, whoever counts it (here, or
+    the Sphinx extension as it writes a page: site/sphinx_ext/liststatus.py)."""
+    found = set(statuses)
     return next((s for s in PROGRESS if s in found), None)
+
+
+def counted(states: Sequence[str | None]) -> str:
+    """``3 read · 5 to read``: one state per system; "" if none has one."""
+    return " · ".join(f"{states.count(state)} {words}" for state, words in COUNTED if state in states)
 
 
 def badge(state: str | None) -> Md:
@@ -50,8 +61,7 @@ def badge(state: str | None) -> Md:
 
 def progress(papers: Sequence[Paper], notes: Notes) -> str:
     """``3 read · 5 to read`` over ``papers``, versions of one system counted once; "" if none has a status."""
-    states = [group_status(group, notes) for group in version_sets(list(papers))]
-    return " · ".join(f"{states.count(state)} {words}" for state, words in COUNTED if state in states)
+    return counted([group_status(group, notes) for group in version_sets(list(papers))])
 
 
 def progress_block(papers: Sequence[Paper]) -> Md:

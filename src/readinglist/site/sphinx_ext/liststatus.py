@@ -32,9 +32,9 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
 
+from ...render import workflow
 from ...render.frontmatter import status_of
 from ...render.links import PAPERS
-from ...render.workflow import COUNTED, LABELS, PROGRESS
 from . import jsonlines
 from .facets import note_meta
 from .pagetables import changed_since_written, keep_per_page, table
@@ -54,14 +54,13 @@ def shows(env: BuildEnvironment, papers: Iterable[str]) -> None:
 def said(app: Sphinx, doc: str) -> str:
     """The reading status an item shows for paper ``doc`` ("to read"), "" for none."""
     found = _statuses(app).get(doc)
-    return LABELS[found].lower() if found else ""
+    return workflow.LABELS[found].lower() if found else ""
 
 
 def furthest(app: Sphinx, docs: Iterable[str]) -> str:
     """The status of a system whose versions are ``docs``: the furthest any of them reached
-    (``render.workflow.PROGRESS``), "" for none."""
-    found = {_statuses(app).get(doc) for doc in docs}
-    return next((s for s in PROGRESS if s in found), "")
+    (``render.workflow.furthest``), "" for none."""
+    return workflow.furthest(_statuses(app).get(doc) for doc in docs) or ""
 
 
 def _statuses(app: Sphinx) -> dict[str, str]:
@@ -103,9 +102,8 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """Each progress block as the paragraph "Progress: 2 read · 1 reading.", or nothing when no
     paper of it has a status (``render.workflow.progress``, counted as the notes say now)."""
     for node in list(doctree.findall(progress_line)):
-        states = [furthest(app, group) for group in node["groups"]]
-        said = " · ".join(f"{states.count(state)} {words}" for state, words in COUNTED if state in states)
-        node.replace_self(nodes.paragraph("", f"Progress: {said}.") if said else [])
+        counts = workflow.counted([furthest(app, group) or None for group in node["groups"]])
+        node.replace_self(nodes.paragraph("", f"Progress: {counts}.") if counts else [])
 
 
 def _digest(app: Sphinx, papers: set[str]) -> str:
