@@ -198,16 +198,25 @@ FOCUS_STATE = """() => ({focus: document.activeElement?.outerHTML.slice(0, 120),
 
 def test_after_enter_one_tab_reaches_the_first_result(browser: Any, site: str) -> None:
     page = _search(browser, site, "pipeline")
+    _wait_for_focus_on_the_heading(page)
+    # Pagefind's UI may draw the results once more (CI saw a Tab land on the footer once): focus
+    # follows the new heading (templates/search.html), and the Tab is pressed once it is there.
+    page.wait_for_timeout(500)
+    _wait_for_focus_on_the_heading(page)
+    assert page.evaluate("() => document.activeElement.getAttribute('role')") == "heading"
+    page.keyboard.press("Tab")
+    first = page.locator(".pagefind-ui__result-link").first.get_attribute("href")
+    focused = page.evaluate("() => document.activeElement.getAttribute('href')")
+    assert focused == first, page.evaluate(FOCUS_STATE)
+    page.context.close()
+
+
+def _wait_for_focus_on_the_heading(page: Any) -> None:
     try:
         page.wait_for_function("() => document.activeElement.matches('.pagefind-ui__message')", timeout=10_000)
     except Exception as error:  # the state that was waited on, for a failure to name
         state = page.evaluate(FOCUS_STATE)
         raise AssertionError(f"focus never reached the results' heading: {state}") from error
-    assert page.evaluate("() => document.activeElement.getAttribute('role')") == "heading"
-    page.keyboard.press("Tab")
-    first = page.locator(".pagefind-ui__result-link").first.get_attribute("href")
-    assert page.evaluate("() => document.activeElement.getAttribute('href')") == first
-    page.context.close()
 
 
 # Each facet's rows on screen, top to bottom.
