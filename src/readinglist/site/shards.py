@@ -44,8 +44,10 @@ PAGES_PER_SHARD = 250
 # few shards keep a first query small (issue 27: at most 300 KB at 2,000 works), while a note
 # edit re-indexes one shard, in a time that grows with its pages.
 MAX_SHARDS = 4
-# But never more pages a shard than its --glob can name (Shard.glob): past 10,000 works, more shards.
-MAX_SHARD_PAGES = 2500
+# But never more pages a shard than this: a note edit re-indexes its paper's shard, in a time that
+# grows with its pages (2,500 pages: 1.7 s; 1,250: 0.8 s), so a list past 5,000 works has more
+# shards (8 at 10,000 works). A --glob names at most about 3,000 pages (Shard.glob).
+MAX_SHARD_PAGES = 1250
 SIZE_ENV = "READINGLIST_SEARCH_SHARD_PAGES"  # tests and benchmarks: smaller shards on a small list
 GLOB_SPECIAL = "\\*?[]{},!"
 
@@ -68,7 +70,7 @@ class Shard:
     def glob(self) -> str:
         """Pagefind's ``--glob``: exactly these pages (a brace list; metacharacters escaped).
 
-        One argument, so at most 128 KB on Linux: about 3,000 pages a shard (MAX_SHARD_PAGES).
+        One argument, so at most 128 KB on Linux: about 3,000 pages a shard (more than MAX_SHARD_PAGES).
         """
         names = ["".join(f"\\{c}" if c in GLOB_SPECIAL else c for c in page) for page in sorted(self.pages)]
         return "{" + ",".join(names) + "}" if len(names) != 1 else names[0]
