@@ -297,10 +297,14 @@ def test_the_hand_written_pages_are_found_without_walking_the_built_and_generate
 
 
 def test_only_the_command_line_tunes_its_collector(tmp_path: Path, seed_bib_text: str) -> None:
-    """generate freezes what its caches loaded only in a process of its own (``cli.console``):
-    a caller that runs ``cli.main`` in its process (a test, a script) keeps its collector as it was."""
+    """generate freezes what its caches loaded and raises the collector's thresholds only in a
+    process of its own (``cli.console``): a caller that runs ``cli.main`` in its process (a test,
+    a script) keeps its collector as it was."""
+    from readinglist.memory import THRESHOLDS
+
     root = copy_seeds(tmp_path / "seeds", refs=False)
     (root / "refs.bib").write_text(seed_bib_text, encoding="utf-8")
+    tuned = "gc.get_freeze_count() > 0 and gc.get_threshold() == THRESHOLDS"
     for own, frozen in ((True, True), (False, False)):
         generate_again(root / "docs")
-        assert generate_in_a_process(root, own, "", "gc.get_freeze_count() > 0") == ["0", str(frozen)]
+        assert generate_in_a_process(root, own, f"THRESHOLDS = {THRESHOLDS!r}", f"({tuned})") == ["0", str(frozen)]

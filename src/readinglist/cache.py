@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any, TypeGuard, TypeVar
 
 from .errors import Code, ReadingListError
-from .memory import collector_paused
+from .memory import allocating
 from .oserrors import FULL
 from .store import storefile
 from .writer import write_bytes_if_changed
@@ -125,7 +125,7 @@ class Store:
         if found is None or found[0] != key or hashlib.sha256(found[2]).hexdigest() != found[1]:
             return None  # another key, or bytes altered
         try:
-            with collector_paused():
+            with allocating():  # the loaded objects go to the oldest generation, not walked by the next collections
                 value = pickle.loads(found[2])
         except Exception:  # a file that passed its digest but was made by other code: made again, never fatal
             return None

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from .. import cache
 from ..config import Config
 from ..errors import Code, ReadingListError
-from ..memory import keep_loaded
+from ..memory import keep_loaded, tune_own_process
 from ..model import Note
 from ..render import registry
 from ..render.links import plural
@@ -139,10 +139,13 @@ def run(config: Config, force: bool = False, allow_empty: bool = False, own_proc
     The caller holds the build lock (``build.locked``). A refs.bib with no entries would delete
     every paper page: refused unless ``allow_empty`` (or there are no paper pages to lose).
     ``force`` renders every file from a freshly built library, whatever the caches hold.
-    ``own_process``: the process is the command line's, so the library the caches load is put out
-    of the garbage collector's reach (readinglist.memory.keep_loaded). Never under Sphinx: a
+    ``own_process``: the process is the command line's, so its collector runs less often
+    (readinglist.memory.tune_own_process) and the library the caches load is put out of its
+    reach (readinglist.memory.keep_loaded). Never under Sphinx: a
     plain sphinx-build's collector is not ours to tune (sphinx_ext/memory.py).
     """
+    if own_process:
+        tune_own_process()
     store = open_state(config.docs_path)
     owned = read_manifest(store)
     remove_interrupted_writes(config.docs_path, owned | STATE_FILES | set(REPLACED))
