@@ -56,8 +56,8 @@ def allocating() -> Iterator[None]:
     """As :func:`collector_paused`, for a span that allocates millions of objects it keeps
     (the import's merge and its 3-gram index, a cached library unpickled); after it, what the
     span allocated is moved to the oldest generation in one step (``freeze`` then ``unfreeze``),
-    before the collector runs again. Left in the youngest, the first collection after the span
-    walked all of it (twice 0.05 to 0.09 s of a note edit's generate at 10,000 works)."""
+    before the collector runs again: left in the youngest, the first collections after the span
+    walked all of it."""
     was = gc.isenabled()
     gc.disable()
     try:
@@ -72,8 +72,7 @@ def allocating() -> Iterator[None]:
 def tune_own_process() -> None:
     """The command line's own process, before its generate loads the cached library: the
     thresholds of a tuned Sphinx build (:data:`THRESHOLDS`). At the default ones, a note edit's
-    generate at 10,000 works ran 667 collections (0.37 to 0.41 s, one a walk of everything it
-    had loaded); at these, 3 (0.14 s)."""
+    generate ran hundreds of young collections over what its render allocates and keeps."""
     gc.set_threshold(*THRESHOLDS)
 
 

@@ -141,8 +141,8 @@ def run(config: Config, force: bool = False, allow_empty: bool = False, own_proc
     ``force`` renders every file from a freshly built library, whatever the caches hold.
     ``own_process``: the process is the command line's, so its collector runs less often
     (readinglist.memory.tune_own_process) and the library the caches load is put out of its
-    reach (readinglist.memory.keep_loaded). Never under Sphinx: a
-    plain sphinx-build's collector is not ours to tune (sphinx_ext/memory.py).
+    reach (readinglist.memory.keep_loaded). Never under Sphinx: a plain sphinx-build's
+    collector is not ours to tune (sphinx_ext/memory.py).
     """
     if own_process:
         tune_own_process()

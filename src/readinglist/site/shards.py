@@ -45,8 +45,8 @@ PAGES_PER_SHARD = 250
 # edit re-indexes one shard, in a time that grows with its pages.
 MAX_SHARDS = 4
 # But never more pages a shard than this: a note edit re-indexes its paper's shard, in a time that
-# grows with its pages (2,500 pages: 1.7 s; 1,250: 0.8 s), so a list past 5,000 works has more
-# shards (8 at 10,000 works). A --glob names at most about 3,000 pages (Shard.glob).
+# grows with its pages, so a list past 5,000 works has more shards (8 at 10,000 works). A --glob
+# names at most about 3,000 pages (Shard.glob).
 MAX_SHARD_PAGES = 1250
 SIZE_ENV = "READINGLIST_SEARCH_SHARD_PAGES"  # tests and benchmarks: smaller shards on a small list
 GLOB_SPECIAL = "\\*?[]{},!"
